@@ -1,0 +1,47 @@
+"""Sphinx extension: the book's JavaScript comes from its own static files.
+
+Vega, Vega-Lite and vega-embed (for Altair charts), RequireJS and the
+ipywidgets HTML manager (for static widget state) are installed from the npm
+registry at the versions pinned in ``book/package-lock.json`` (``make`` runs
+``npm ci``) and copied here into ``_static/vendor``, so a rendered page makes
+no request beyond its own site.  The extension also tells notebook kernels,
+through the environment they inherit, to render Altair charts for the book
+(see :mod:`perfstudies.charts`).
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+NODE_MODULES = Path(__file__).resolve().parents[1] / "node_modules"
+
+#: Files loaded on every page, in order, before RequireJS can intercept them.
+VEGA_SCRIPTS = ["vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js",
+                "vega-embed/build/vega-embed.min.js"]
+#: Folders copied whole (the widget manager loads its fonts relative to itself).
+FOLDERS = {"@jupyter-widgets/html-manager/dist": "html-manager", "requirejs": "requirejs"}
+
+
+def _stage_vendor_files(app):
+    """Copy the pinned npm files into a static folder Sphinx will publish."""
+    missing = [path for path in VEGA_SCRIPTS + list(FOLDERS) if not (NODE_MODULES / path).exists()]
+    if missing:
+        raise RuntimeError(f"book/node_modules lacks {missing}: run `make env` (npm ci in book/)")
+    staging = Path(app.outdir).parent / "vendor-static"
+    vendor = staging / "vendor"
+    shutil.rmtree(staging, ignore_errors=True)
+    vendor.mkdir(parents=True)
+    for path in VEGA_SCRIPTS:
+        shutil.copy2(NODE_MODULES / path, vendor / Path(path).name)
+    for source, target in FOLDERS.items():
+        shutil.copytree(NODE_MODULES / source, vendor / target,
+                        ignore=shutil.ignore_patterns("*.map", "*.d.ts", "bin", "tests"))
+    app.config.html_static_path.append(str(staging))
+
+
+def setup(app):
+    os.environ["PERFSTUDIES_CHART_RENDERER"] = "book"
+    app.connect("builder-inited", _stage_vendor_files)
+    for order, path in enumerate(VEGA_SCRIPTS):
+        app.add_js_file(f"vendor/{Path(path).name}", priority=200 + order)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

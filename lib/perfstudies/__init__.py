@@ -1,0 +1,17 @@
+"""Ciw queueing-network models that rebuild historical mainframe performance reports.
+
+The package is organised as one small module per job:
+
+``fifo``       a FIFO Ciw node that does not rebuild its waiting list.
+``params``     validated, immutable parameter records.
+``runner``     seeded runs and replications with confidence intervals.
+``sweep``      many parameter points x replications, locally or on Dask.
+``compare``    the standard published-vs-model comparison table.
+``data``       published tables as CSV files checked against their manifests.
+``charts``     Altair helpers, including the offline renderer used by the book.
+``widgets``    ipywidgets helpers that build controls from parameter records.
+``reference``  textbook queues (M/M/1, M/M/c, M/M/1/K) with closed forms.
+``studies``    the registry of studies; ``models`` holds one module per study.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,8 @@
+"""Where the repository's folders are, for code installed in editable mode."""
+
+from pathlib import Path
+
+#: The repository root (``lib/perfstudies/paths.py`` -> three levels up).
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data"
+BUILD = ROOT / "_build"

@@ -1,0 +1,173 @@
+"""Seeded simulation runs, replications and confidence intervals.
+
+A *model* in this package is a plain function ``model(params, seed) -> dict``
+that runs one replication and returns its metrics as ``{name: number}``.
+Seeding happens in exactly one place, :func:`run_ciw`, which calls
+:func:`ciw.seed` right before building the :class:`ciw.Simulation`, so the same
+seed gives the same numbers byte for byte and nothing leaks between runs.
+
+:func:`replicate` runs a model over independent seeds and returns a
+:class:`Replications` result: a tidy per-replication table and a per-metric
+summary with a Student-t 95% confidence interval.
+"""
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+
+import ciw
+import numpy as np
+import pandas as pd
+from scipy import stats
+from tqdm.auto import tqdm
+
+from perfstudies.fifo import FIFONode
+
+Model = Callable[[object, int], Mapping[str, float]]
+
+#: Seconds a loop runs before its progress bar appears; shorter loops stay quiet.
+PROGRESS_DELAY_S = 2.0
+
+
+def replication_seeds(seed: int, replications: int) -> list[int]:
+    """Return ``replications`` independent integer seeds derived from ``seed``.
+
+    The seeds come from :class:`numpy.random.SeedSequence` spawning, so they are
+    statistically independent streams, and replication *i* gets the same seed
+    whatever the number of replications.
+    """
+    _check_count("seed", seed, low=0)
+    _check_count("replications", replications, low=1)
+    children = np.random.SeedSequence(seed).spawn(replications)
+    return [int(child.generate_state(1)[0]) for child in children]
+
+
+def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class=FIFONode,
+            **simulation_kwargs) -> tuple[ciw.Simulation, pd.DataFrame]:
+    """Seed, build and run a Ciw simulation; return it and its records.
+
+    Parameters
+    ----------
+    network : ciw.Network
+        The network to simulate.
+    seed : int
+        Seed for :func:`ciw.seed`, set right before the simulation is built.
+    max_time : float
+        Simulated time to run for.
+    warmup : float
+        Records of customers that arrived before this time are deleted.
+    node_class : type or list of types
+        Node class(es); :class:`~perfstudies.fifo.FIFONode` by default.
+    **simulation_kwargs
+        Passed to :class:`ciw.Simulation` (for example ``tracker``).
+
+    Returns
+    -------
+    (ciw.Simulation, pandas.DataFrame)
+        The finished simulation and its records after warm-up deletion.
+    """
+    _check_count("seed", seed, low=0)
+    if not max_time > 0:
+        raise ValueError(f"max_time = {max_time!r} is out of range: allowed max_time > 0")
+    if not 0 <= warmup < max_time:
+        raise ValueError(f"warmup = {warmup!r} is out of range: allowed 0 <= warmup < max_time ({max_time})")
+    ciw.seed(seed)
+    simulation = ciw.Simulation(network, node_class=node_class, **simulation_kwargs)
+    simulation.simulate_until_max_time(max_time)
+    return simulation, records_frame(simulation, warmup)
+
+
+def records_frame(simulation: ciw.Simulation, warmup: float = 0.0) -> pd.DataFrame:
+    """Return a simulation's records as a DataFrame, without warm-up arrivals."""
+    records = simulation.get_all_records()
+    if not records:
+        return pd.DataFrame(columns=ciw.data_record.DataRecord._fields)
+    frame = pd.DataFrame.from_records(records, columns=records[0]._fields)
+    return frame[frame["arrival_date"] >= warmup].reset_index(drop=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class Replications:
+    """The result of :func:`replicate`.
+
+    Attributes
+    ----------
+    runs : pandas.DataFrame
+        Tidy table, one row per replication and metric: ``replication``,
+        ``seed``, ``metric``, ``value``.
+    confidence : float
+        Confidence level of the intervals in :meth:`summary`.
+    """
+
+    runs: pd.DataFrame
+    confidence: float = 0.95
+
+    def summary(self) -> pd.DataFrame:
+        """Per-metric ``n``, ``mean``, ``std``, ``half_width``, ``low``, ``high``."""
+        return summarize(self.runs, confidence=self.confidence)
+
+    def wide(self) -> pd.DataFrame:
+        """One row per replication, one column per metric."""
+        return self.runs.pivot(index=["replication", "seed"], columns="metric", values="value").reset_index()
+
+    def mean(self, metric: str) -> float:
+        """Mean of one metric over the replications."""
+        return float(self.summary().loc[metric, "mean"])
+
+    def half_width(self, metric: str) -> float:
+        """Confidence-interval half-width of one metric."""
+        return float(self.summary().loc[metric, "half_width"])
+
+
+def replicate(model: Model, params, replications: int = 10, seed: int = 1, progress: bool = True,
+              confidence: float = 0.95) -> Replications:
+    """Run ``model(params, seed_i)`` for independent seeds and collect the metrics.
+
+    Parameters
+    ----------
+    model : callable
+        ``model(params, seed) -> {metric: value}`` for one replication.
+    params : Params
+        The model's parameter record.
+    replications : int
+        Number of independent replications (>= 1; >= 2 for an interval).
+    seed : int
+        Base seed; see :func:`replication_seeds`.
+    progress : bool
+        Show a tqdm bar if the loop runs longer than ``PROGRESS_DELAY_S``.
+    confidence : float
+        Confidence level of the intervals, 0 < confidence < 1.
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence = {confidence!r} is out of range: allowed 0 < confidence < 1")
+    seeds = replication_seeds(seed, replications)
+    rows = []
+    iterator = tqdm(seeds, desc=getattr(model, "__name__", "model"), delay=PROGRESS_DELAY_S,
+                    disable=not progress, leave=False)
+    for index, rep_seed in enumerate(iterator):
+        rows.extend(metric_rows(model(params, rep_seed), replication=index, seed=rep_seed))
+    return Replications(pd.DataFrame(rows), confidence=confidence)
+
+
+def metric_rows(metrics: Mapping[str, float], **keys) -> list[dict]:
+    """Turn one replication's ``{metric: value}`` into tidy rows tagged with ``keys``."""
+    return [{**keys, "metric": name, "value": float(value)} for name, value in metrics.items()]
+
+
+def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: float = 0.95) -> pd.DataFrame:
+    """Mean and Student-t confidence interval of ``value`` per group of ``by``.
+
+    The half-width is ``t_{(1+confidence)/2, n-1} * s / sqrt(n)``; it is NaN
+    for a single replication, because one run says nothing about its spread.
+    """
+    grouped = runs.groupby(list(by), sort=False)["value"]
+    table = grouped.agg(n="count", mean="mean", std="std")
+    t = stats.t.ppf((1 + confidence) / 2, table["n"] - 1)
+    table["half_width"] = np.where(table["n"] > 1, t * table["std"] / np.sqrt(table["n"]), np.nan)
+    table["low"] = table["mean"] - table["half_width"]
+    table["high"] = table["mean"] + table["half_width"]
+    return table
+
+
+def _check_count(name: str, value, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {name} >= {low}")

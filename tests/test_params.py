@@ -1,0 +1,51 @@
+"""Parameter records validate on construction and name what is wrong."""
+
+from dataclasses import FrozenInstanceError, dataclass
+
+import pytest
+
+from perfstudies.params import Params, param
+from perfstudies.reference import QueueParams
+
+
+@dataclass(frozen=True)
+class Example(Params):
+    drives: int = param(1, low=1, high=4, doc="tape drives")
+    rate: float = param(0.5, low=0.0, low_open=True, high=1.0, unit="1/s")
+    device: str = param("ESS", choices=("ESS", "3390-3"))
+    fast_path: bool = param(True)
+
+
+def test_defaults_are_valid_and_integers_become_floats():
+    assert Example(rate=1).rate == 1.0 and isinstance(Example(rate=1).rate, float)
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"drives": 0}, r"Example\.drives = 0 is out of range: allowed 1 <= drives <= 4"),
+    ({"drives": 2.5}, r"Example\.drives = 2\.5 has the wrong type"),
+    ({"drives": True}, r"Example\.drives = True has the wrong type"),
+    ({"rate": 0.0}, r"Example\.rate = 0\.0 is out of range: allowed 0\.0 < rate <= 1\.0 \[1/s\]"),
+    ({"rate": float("nan")}, r"Example\.rate = nan is not finite"),
+    ({"rate": "fast"}, r"Example\.rate = 'fast' has the wrong type"),
+    ({"device": "tape"}, r"Example\.device = 'tape' is not allowed: one of \['ESS', '3390-3'\]"),
+    ({"fast_path": 1}, r"Example\.fast_path = 1 has the wrong type: allowed True or False"),
+])
+def test_invalid_values_raise_value_error_naming_parameter_and_range(changes, message):
+    with pytest.raises(ValueError, match=message):
+        Example(**changes)
+
+
+def test_records_are_frozen_and_replace_revalidates():
+    record = Example()
+    with pytest.raises(FrozenInstanceError):
+        record.drives = 3
+    assert record.replace(drives=3).drives == 3
+    with pytest.raises(ValueError, match="drives"):
+        record.replace(drives=9)
+
+
+def test_cross_field_checks():
+    with pytest.raises(ValueError, match=r"QueueParams\.arrival_rate = 2\.0 .*servers \* service_rate = 1\.0"):
+        QueueParams(arrival_rate=2.0)
+    with pytest.raises(ValueError, match=r"QueueParams\.warmup"):
+        QueueParams(max_time=10.0, warmup=20.0)
