@@ -1,7 +1,7 @@
 """Sphinx extension: the book's JavaScript comes from its own static files.
 
 Vega, Vega-Lite and vega-embed (for Altair charts), RequireJS and the
-ipywidgets HTML manager (for static widget state) are installed from the npm
+ipywidgets HTML manager (for static widget state) and MathJax are installed from the npm
 registry at the versions pinned in ``book/package-lock.json`` (``make`` runs
 ``npm ci``) and copied here into ``_static/vendor``, so a rendered page makes
 no request beyond its own site.  The extension also tells notebook kernels,
@@ -19,7 +19,10 @@ NODE_MODULES = Path(__file__).resolve().parents[1] / "node_modules"
 VEGA_SCRIPTS = ["vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js",
                 "vega-embed/build/vega-embed.min.js"]
 #: Folders copied whole (the widget manager loads its fonts relative to itself).
-FOLDERS = {"@jupyter-widgets/html-manager/dist": "html-manager", "requirejs": "requirejs"}
+FOLDERS = {"@jupyter-widgets/html-manager/dist": "html-manager", "requirejs": "requirejs",
+           "mathjax/es5": "mathjax"}
+#: MathJax, relative to ``_static``, instead of Sphinx's CDN default.
+MATHJAX = "vendor/mathjax/tex-mml-chtml.js"
 
 
 def _stage_vendor_files(app):
@@ -39,8 +42,15 @@ def _stage_vendor_files(app):
     app.config.html_static_path.append(str(staging))
 
 
+def _use_local_mathjax(app, config):
+    config.mathjax_path = MATHJAX
+
+
 def setup(app):
     os.environ["PERFSTUDIES_CHART_RENDERER"] = "book"
+    app.connect("config-inited", _use_local_mathjax)
+    # MathJax on every page: Sphinx misses the equations of some executed notebooks
+    app.set_html_assets_policy("always")
     app.connect("builder-inited", _stage_vendor_files)
     for order, path in enumerate(VEGA_SCRIPTS):
         app.add_js_file(f"vendor/{Path(path).name}", priority=200 + order)

@@ -1,0 +1,47 @@
+"""Shared fixtures: the built book (built once per test session) and its server."""
+
+import functools
+import http.server
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
+HTML = ROOT / "_build" / "html"
+
+
+def build_book(source: Path, config: Path, toc: Path, output: Path | None = None) -> subprocess.CompletedProcess:
+    """Run the book build exactly as `make book` does; return the finished process."""
+    command = [str(JUPYTER_BOOK), "build", str(source), "--config", str(config), "--toc", str(toc),
+               "-W", "--keep-going"]
+    if output is not None:
+        command += ["--path-output", str(output)]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="session")
+def built_book() -> Path:
+    """The whole book, built with warnings as errors and every notebook executed."""
+    result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
+    assert result.returncode == 0, f"book build failed:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
+    return HTML
+
+
+@pytest.fixture(scope="session")
+def book_url(built_book):
+    """Serve the built HTML on a free localhost port for the session."""
+    handler = functools.partial(_QuietHandler, directory=str(built_book))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
