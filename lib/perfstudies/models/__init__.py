@@ -1,0 +1,1 @@
+"""One model module per source document; see :mod:`perfstudies.studies` for the protocol."""
