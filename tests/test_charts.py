@@ -5,15 +5,16 @@ import pandas as pd
 import pytest
 
 from perfstudies import charts
+from perfstudies.context import BOOK_BUILD_ENV
 
 
 def test_book_renderer_draws_with_the_page_vega_embed(monkeypatch):
-    monkeypatch.setenv(charts.RENDERER_ENV, "book")
+    monkeypatch.setenv(BOOK_BUILD_ENV, "1")
     assert charts.setup() == "perfstudies-book"
     bundle = alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x:Q")._repr_mimebundle_()
     html = bundle[0]["text/html"] if isinstance(bundle, tuple) else bundle["text/html"]
     assert "vegaEmbed(el, spec" in html and "cdn" not in html.lower()
-    monkeypatch.delenv(charts.RENDERER_ENV)
+    monkeypatch.delenv(BOOK_BUILD_ENV)
     assert charts.setup() == "default"
 
 

@@ -5,8 +5,8 @@ ipywidgets HTML manager (for static widget state) and MathJax are installed from
 registry at the versions pinned in ``book/package-lock.json`` (``make`` runs
 ``npm ci``) and copied here into ``_static/vendor``, so a rendered page makes
 no request beyond its own site.  The extension also tells notebook kernels,
-through the environment they inherit, to render Altair charts for the book
-(see :mod:`perfstudies.charts`).
+through the environment they inherit, that they run for the static book
+(see :mod:`perfstudies.context`).
 """
 
 import os
@@ -36,6 +36,7 @@ def _stage_vendor_files(app):
     vendor.mkdir(parents=True)
     for path in VEGA_SCRIPTS:
         shutil.copy2(NODE_MODULES / path, vendor / Path(path).name)
+    shutil.copy2(Path(__file__).with_name("widgets_setup.js"), vendor / "widgets_setup.js")
     for source, target in FOLDERS.items():
         shutil.copytree(NODE_MODULES / source, vendor / target,
                         ignore=shutil.ignore_patterns("*.map", "*.d.ts", "bin", "tests"))
@@ -47,7 +48,7 @@ def _use_local_mathjax(app, config):
 
 
 def setup(app):
-    os.environ["PERFSTUDIES_CHART_RENDERER"] = "book"
+    os.environ["PERFSTUDIES_BOOK_BUILD"] = "1"  # see perfstudies.context
     app.connect("config-inited", _use_local_mathjax)
     # MathJax on every page: Sphinx misses the equations of some executed notebooks
     app.set_html_assets_policy("always")

@@ -2,20 +2,19 @@
 
 Call :func:`setup` once at the top of a notebook.  In JupyterLab charts use
 Altair's default renderer (JupyterLab draws Vega-Lite itself).  During a book
-build the book's Sphinx extension sets ``PERFSTUDIES_CHART_RENDERER=book`` and
-charts become a ``<div>`` plus a script that calls the ``vegaEmbed`` loaded
+build (:func:`perfstudies.context.building_book`) charts become a ``<div>`` plus a script that calls the ``vegaEmbed`` loaded
 from the book's own ``_static/vendor`` files, so pages need no network.
 """
 
 import hashlib
 import itertools
 import json
-import os
 
 import altair as alt
 import pandas as pd
 
-RENDERER_ENV = "PERFSTUDIES_CHART_RENDERER"
+from perfstudies.context import building_book
+
 PUBLISHED_COLOR = "#4c4c4c"
 MODEL_COLOR = "#d95f02"
 WIDTH = 520
@@ -62,7 +61,7 @@ def setup() -> str:
     """Enable the house theme and the right renderer; return the renderer's name."""
     alt.theme.enable("perfstudies")
     alt.data_transformers.disable_max_rows()
-    if os.environ.get(RENDERER_ENV) == "book":
+    if building_book():
         alt.renderers.register("perfstudies-book", _book_renderer)
         alt.renderers.enable("perfstudies-book")
         return "perfstudies-book"

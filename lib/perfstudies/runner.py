@@ -20,12 +20,22 @@ import pandas as pd
 from scipy import stats
 from tqdm.auto import tqdm
 
+from perfstudies.context import building_book
 from perfstudies.fifo import FIFONode
 
 Model = Callable[[object, int], Mapping[str, float]]
 
 #: Seconds a loop runs before its progress bar appears; shorter loops stay quiet.
 PROGRESS_DELAY_S = 2.0
+
+
+def progress_bar(iterable, description: str, enabled: bool = True, **options):
+    """Wrap ``iterable`` in a tqdm bar that appears only after ``PROGRESS_DELAY_S``.
+
+    Bars are off while the static book builds, where nobody watches them.
+    """
+    return tqdm(iterable, desc=description, delay=PROGRESS_DELAY_S, leave=False,
+                disable=not enabled or building_book(), **options)
 
 
 def replication_seeds(seed: int, replications: int) -> list[int]:
@@ -133,7 +143,7 @@ def replicate(model: Model, params, replications: int = 10, seed: int = 1, progr
     seed : int
         Base seed; see :func:`replication_seeds`.
     progress : bool
-        Show a tqdm bar if the loop runs longer than ``PROGRESS_DELAY_S``.
+        Show a progress bar if the loop runs longer than ``PROGRESS_DELAY_S``.
     confidence : float
         Confidence level of the intervals, 0 < confidence < 1.
     """
@@ -141,9 +151,7 @@ def replicate(model: Model, params, replications: int = 10, seed: int = 1, progr
         raise ValueError(f"confidence = {confidence!r} is out of range: allowed 0 < confidence < 1")
     seeds = replication_seeds(seed, replications)
     rows = []
-    iterator = tqdm(seeds, desc=getattr(model, "__name__", "model"), delay=PROGRESS_DELAY_S,
-                    disable=not progress, leave=False)
-    for index, rep_seed in enumerate(iterator):
+    for index, rep_seed in enumerate(progress_bar(seeds, getattr(model, "__name__", "model"), progress)):
         rows.extend(metric_rows(model(params, rep_seed), replication=index, seed=rep_seed))
     return Replications(pd.DataFrame(rows), confidence=confidence)
 

@@ -8,13 +8,14 @@ processes, one process, or a Dask distributed cluster all give the same table.
 """
 
 import os
+import pickle
+import subprocess
+import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import pandas as pd
-from tqdm.auto import tqdm
-
-from perfstudies.runner import PROGRESS_DELAY_S, Model, metric_rows, replication_seeds
+from perfstudies.runner import Model, metric_rows, progress_bar, replication_seeds
 
 
 def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int = 1,
@@ -54,17 +55,16 @@ def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int =
     seeds = replication_seeds(seed, replications)
     tasks = [(model, index, point, rep, rep_seed)
              for index, point in enumerate(points) for rep, rep_seed in enumerate(seeds)]
-    bar = dict(total=len(tasks), desc=f"sweep {getattr(model, '__name__', 'model')}",
-               delay=PROGRESS_DELAY_S, disable=not progress, leave=False)
+    bar = dict(description=f"sweep {getattr(model, '__name__', 'model')}", enabled=progress, total=len(tasks))
     if scheduler is not None:
         results = _run_on_dask(tasks, scheduler, bar)
     elif max_workers == 1 or len(tasks) == 1:
-        results = [_run_task(task) for task in tqdm(tasks, **bar)]
+        results = [_run_task(task) for task in progress_bar(tasks, **bar)]
     else:
         workers = max_workers or os.cpu_count() or 1
         with ProcessPoolExecutor(max_workers=workers) as pool:
             chunk = max(1, len(tasks) // (4 * workers))
-            results = list(tqdm(pool.map(_run_task, tasks, chunksize=chunk), **bar))
+            results = list(progress_bar(pool.map(_run_task, tasks, chunksize=chunk), **bar))
     return pd.DataFrame([row for rows in results for row in rows])
 
 
@@ -74,13 +74,42 @@ def _run_task(task) -> list[dict]:
     return metric_rows(model(point, rep_seed), **keys)
 
 
+def _run_chunk(chunk) -> list[list[dict]]:
+    return [_run_task(task) for task in chunk]
+
+
+def _run_chunk_isolated(chunk) -> list[list[dict]]:
+    """Run a chunk in a fresh Python process started by the Dask worker.
+
+    Ciw draws from the global :mod:`random` stream, and a Dask worker's own
+    threads (heartbeats, retries with jitter) draw from it too, so running in
+    the worker would change a replication's random numbers.  The child process
+    runs nothing else, so its streams depend on the seed alone.  (Dask workers
+    are daemonic and may not use multiprocessing, hence a plain subprocess.)
+    """
+    child = subprocess.run([sys.executable, "-m", "perfstudies.sweep"], input=pickle.dumps(chunk),
+                           capture_output=True, check=False)
+    if child.returncode != 0:
+        raise RuntimeError(f"sweep chunk failed in its child process:\n{child.stderr.decode()[-4000:]}")
+    return pickle.loads(child.stdout)
+
+
 def _run_on_dask(tasks, scheduler: str, bar: dict) -> list[list[dict]]:
     from distributed import Client, as_completed
 
     with Client(scheduler) as client:
-        futures = client.map(_run_task, tasks, pure=False)
+        workers = max(1, sum(client.nthreads().values()))
+        size = -(-len(tasks) // (2 * workers))  # two chunks per worker thread
+        chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
+        futures = client.map(_run_chunk_isolated, chunks, pure=False)
         order = {future.key: position for position, future in enumerate(futures)}
         results = [None] * len(futures)
-        for future in tqdm(as_completed(futures), **bar):
+        for future in progress_bar(as_completed(futures), **{**bar, "total": len(chunks)}):
             results[order[future.key]] = future.result()
-    return results
+    return [rows for chunk in results for rows in chunk]
+
+
+if __name__ == "__main__":
+    # the child side of _run_chunk_isolated: a pickled chunk in, pickled rows out
+    results_stream, sys.stdout = sys.stdout.buffer, sys.stderr  # stray prints must not corrupt the pickle
+    results_stream.write(pickle.dumps(_run_chunk(pickle.loads(sys.stdin.buffer.read()))))
