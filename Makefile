@@ -31,8 +31,11 @@ book: env
 test: env
 	$(BIN)/python -m pytest
 
+# Chapters open as notebooks (Jupytext) and widgets run live in the kernel.
 lab: env
-	$(BIN)/jupyter lab notebooks/
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp scripts/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: env
 	$(BIN)/python scripts/bench.py
