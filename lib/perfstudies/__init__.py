@@ -9,6 +9,7 @@ The package is organised as one small module per job:
 ``compare``    the standard published-vs-model comparison table.
 ``data``       published tables as CSV files checked against their manifests.
 ``charts``     Altair helpers, including the offline renderer used by the book.
+``diagrams``   queueing-network diagrams and timelines, drawn with Altair.
 ``widgets``    ipywidgets helpers that build controls from parameter records.
 ``reference``  textbook queues (M/M/1, M/M/c, M/M/1/K) with closed forms.
 ``studies``    the registry of studies; ``models`` holds one module per study.

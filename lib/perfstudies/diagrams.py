@@ -1,0 +1,147 @@
+"""Altair diagrams shared by the chapters: queueing networks and timelines.
+
+Both are ordinary Altair charts, so they render offline in the book exactly
+like the data charts, and every chapter draws its network the same way.
+
+Examples
+--------
+>>> chart = network_diagram(
+...     nodes=[("arrive", 0, 0, "arrivals"), ("cpu", 1, 0, "CPU\\n(1 server)")],
+...     edges=[("arrive", "cpu", "Poisson")])
+>>> frame = pd.DataFrame({"lane": ["drive 1"], "state": ["writing"], "start": [0.0], "end": [5.0]})
+>>> chart = timeline(frame, title="one drive")
+"""
+
+import math
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+
+#: Size of one grid cell of a network diagram, in pixels.
+CELL_WIDTH = 200
+CELL_HEIGHT = 100
+BOX_WIDTH = 118
+BOX_HEIGHT = 50
+BOX_FILL = "#f2f2f2"
+INK = "#333333"
+
+
+def _node_frame(nodes: Sequence[tuple]) -> pd.DataFrame:
+    rows = []
+    for node in nodes:
+        if len(node) != 4:
+            raise ValueError(f"nodes item {node!r} is not allowed: allowed (key, x, y, label)")
+        key, x, y, label = node
+        rows.append({"key": str(key), "x": float(x), "y": float(y), "lines": str(label).split("\n")})
+    frame = pd.DataFrame(rows)
+    duplicated = frame["key"][frame["key"].duplicated()].tolist()
+    if duplicated:
+        raise ValueError(f"nodes keys {duplicated} are repeated: allowed unique keys")
+    return frame
+
+
+def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame) -> pd.DataFrame:
+    where = nodes.set_index("key")[["x", "y"]]
+    rows = []
+    for edge in edges:
+        if len(edge) != 3:
+            raise ValueError(f"edges item {edge!r} is not allowed: allowed (source_key, target_key, label)")
+        source, target, label = (str(part) for part in edge)
+        for end in (source, target):
+            if end not in where.index:
+                raise ValueError(f"edges end {end!r} is not a node: allowed one of {list(where.index)}")
+        (x0, y0), (x1, y1) = where.loc[source], where.loc[target]
+        # start and end on the boxes' borders, not their centres, so the arrowhead shows
+        dx, dy = (x1 - x0) * CELL_WIDTH, (y1 - y0) * CELL_HEIGHT
+        scale = max(abs(dx) / (BOX_WIDTH / 2 + 4), abs(dy) / (BOX_HEIGHT / 2 + 4), 1e-9)
+        rows.append({"source": source, "target": target, "label": label,
+                     "x0": x0 * CELL_WIDTH + dx / scale, "y0": y0 * CELL_HEIGHT + dy / scale,
+                     "x1": x1 * CELL_WIDTH - dx / scale, "y1": y1 * CELL_HEIGHT - dy / scale,
+                     "angle": _arrow_angle(dx, dy)})
+    frame = pd.DataFrame(rows, columns=["source", "target", "label", "x0", "y0", "x1", "y1", "angle"])
+    frame["xm"] = (frame["x0"] + frame["x1"]) / 2
+    frame["ym"] = (frame["y0"] + frame["y1"]) / 2
+    return frame
+
+
+def _arrow_angle(dx: float, dy: float) -> float:
+    """Vega's triangle points up at angle 0 and turns clockwise; screen y grows downward."""
+    return (math.degrees(math.atan2(dx, -dy))) % 360
+
+
+def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str = "") -> alt.LayerChart:
+    """Boxes and arrows: a queueing network laid out on a grid.
+
+    Parameters
+    ----------
+    nodes : sequence of (key, x, y, label)
+        One box per node at grid column ``x`` and row ``y`` (rows grow
+        downward; fractions are allowed).  ``label`` may hold ``"\\n"``.
+    edges : sequence of (source_key, target_key, label)
+        One arrow per routing step, labelled at its middle (``""`` for none).
+    title : str
+        Chart title.
+    """
+    node_frame = _node_frame(nodes)
+    if node_frame.empty:
+        raise ValueError("nodes is empty: allowed at least one (key, x, y, label)")
+    edge_frame = _edge_frame(edges, node_frame)
+    node_frame["px"] = node_frame["x"] * CELL_WIDTH
+    node_frame["py"] = node_frame["y"] * CELL_HEIGHT
+    x_domain = [node_frame["px"].min() - CELL_WIDTH / 2, node_frame["px"].max() + CELL_WIDTH / 2]
+    y_domain = [node_frame["py"].min() - CELL_HEIGHT / 2, node_frame["py"].max() + CELL_HEIGHT / 2]
+    width = x_domain[1] - x_domain[0]
+    height = y_domain[1] - y_domain[0]
+    x_scale = alt.Scale(domain=x_domain, nice=False, zero=False)
+    y_scale = alt.Scale(domain=y_domain, nice=False, zero=False, reverse=True)
+    x = alt.X("px:Q", axis=None, scale=x_scale)
+    y = alt.Y("py:Q", axis=None, scale=y_scale)
+
+    boxes = alt.Chart(node_frame).mark_rect(
+        fill=BOX_FILL, stroke=INK, strokeWidth=1.2, cornerRadius=6, width=BOX_WIDTH, height=BOX_HEIGHT,
+    ).encode(x=x, y=y, tooltip=[alt.Tooltip("key:N", title="node")])
+    labels = alt.Chart(node_frame).mark_text(fontSize=11, color=INK, lineHeight=13).encode(
+        x=x, y=y, text="lines")
+    layers = [boxes, labels]
+    if not edge_frame.empty:
+        ex = alt.X("x0:Q", scale=x_scale, axis=None)
+        ey = alt.Y("y0:Q", scale=y_scale, axis=None)
+        lines = alt.Chart(edge_frame).mark_rule(color=INK, strokeWidth=1.3).encode(
+            x=ex, y=ey, x2="x1:Q", y2="y1:Q", tooltip=["source", "target", "label"])
+        heads = alt.Chart(edge_frame).mark_point(shape="triangle", filled=True, size=70, color=INK,
+                                                 opacity=1).encode(
+            x=alt.X("x1:Q", scale=x_scale, axis=None), y=alt.Y("y1:Q", scale=y_scale, axis=None),
+            angle=alt.Angle("angle:Q", scale=None))
+        names = alt.Chart(edge_frame[edge_frame["label"] != ""]).mark_text(
+            fontSize=10, color="#555555", dy=-7, fontStyle="italic").encode(
+            x=alt.X("xm:Q", scale=x_scale, axis=None), y=alt.Y("ym:Q", scale=y_scale, axis=None), text="label")
+        layers = [lines, heads, names, *layers]
+    return alt.layer(*layers).properties(width=width, height=height, title=title)
+
+
+def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: str = "lane",
+             state: str = "state", title: str = "", x_title: str = "time (s)") -> alt.Chart:
+    """Gantt-style bars: one row per ``lane``, one bar per interval, coloured by ``state``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        One row per interval, with the four named columns (extra columns
+        appear in the tooltip).
+    start, end, lane, state : str
+        Column names; ``end`` must not be before ``start``.
+    """
+    missing = [name for name in (start, end, lane, state) if name not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks columns {missing}: allowed a frame with {[start, end, lane, state]}")
+    if (frame[end] < frame[start]).any():
+        raise ValueError(f"frame has rows where {end} < {start}: allowed intervals with {start} <= {end}")
+    lanes = list(dict.fromkeys(frame[lane]))
+    return alt.Chart(frame).mark_bar(height={"band": 0.7}).encode(
+        x=alt.X(f"{start}:Q", title=x_title),
+        x2=f"{end}:Q",
+        y=alt.Y(f"{lane}:N", title=None, sort=lanes),
+        color=alt.Color(f"{state}:N", title=None),
+        tooltip=list(frame.columns),
+    ).properties(title=title, height=max(60, 28 * len(lanes)))
