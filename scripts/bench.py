@@ -2,7 +2,9 @@
 
 1. FIFONode against stock Ciw on a model whose queue grows long.
 2. Per study, the default run one widget change triggers (median of repeats).
-3. A clean `make book` and a rebuild with nothing changed (skip with --no-book).
+3. Per study, the full comparison (calibration and every full-scale prediction run),
+   computed afresh rather than read from the book's disk memo.
+4. A clean `make book` and a rebuild with nothing changed (skip with --no-book).
 
 Results are printed as a Markdown table and written to _build/bench.json.
 """
@@ -58,6 +60,15 @@ def bench_widgets() -> dict:
     return results
 
 
+def bench_comparisons() -> dict:
+    results = {}
+    for key in STUDIES:
+        started = time.perf_counter()
+        table = study_module(key).comparison()
+        results[key] = {"seconds": time.perf_counter() - started, "cells": len(table)}
+    return results
+
+
 def _timed(command: list[str]) -> float:
     started = time.perf_counter()
     subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -76,13 +87,16 @@ def main() -> None:
     parser.add_argument("--no-book", action="store_true", help="skip the two book builds")
     arguments = parser.parse_args()
     results = {"machine": f"{platform.machine()}, {subprocess.getoutput('nproc')} cores",
-               "fifo": bench_fifo(), "widgets": bench_widgets()}
+               "fifo": bench_fifo(), "widgets": bench_widgets(),
+               "comparisons": bench_comparisons()}
     print("| measurement | value |\n|---|---|")
     fifo = results["fifo"]
     print(f"| FIFONode vs stock Ciw, {fifo['records']} customers | {fifo['stock_ciw_s']:.2f} s vs "
           f"{fifo['fifo_node_s']:.2f} s: {fifo['speedup']:.1f}x, identical records: {fifo['identical_records']} |")
     for key, widget in results["widgets"].items():
         print(f"| widget re-run, {key} | median {widget['median_s']:.3f} s (max {widget['max_s']:.3f} s) |")
+    for key, comparison in results["comparisons"].items():
+        print(f"| full comparison, {key} ({comparison['cells']} cells) | {comparison['seconds']:.1f} s |")
     if not arguments.no_book:
         results["book"] = bench_book()
         print(f"| clean `make book` | {results['book']['clean_build_s']:.0f} s |")

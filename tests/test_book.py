@@ -8,6 +8,7 @@ from urllib.parse import urlparse
 import pytest
 
 from conftest import HTML, ROOT, build_book
+from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -74,7 +75,8 @@ def test_every_page_renders_offline_in_chromium(book_url):
         browser.close()
     assert not blocked, f"pages asked for non-localhost resources: {sorted(set(blocked))}"
     assert not problems, "\n".join(problems)
-    assert "book/intro.html" in slider_pages
+    chapters = {"book/intro.html"} | {f"notebooks/{key}.html" for key in STUDIES}
+    assert chapters <= set(slider_pages), f"pages without a kernel-free slider: {chapters - set(slider_pages)}"
 
 
 def _only_localhost(route, blocked):

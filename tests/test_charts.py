@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from perfstudies import charts
+from perfstudies.compare import Cell, comparison_table
 from perfstudies.context import BOOK_BUILD_ENV
 
 
@@ -31,3 +32,14 @@ def test_slider_chart_rejects_uneven_or_single_values():
         charts.slider_chart(pd.DataFrame({"s": [1, 2, 4], "x": [1, 2, 3], "y": [1, 2, 3]}), "x", "y", "s")
     with pytest.raises(ValueError, match="at least 2"):
         charts.slider_chart(pd.DataFrame({"s": [1, 1], "x": [1, 2], "y": [1, 2]}), "x", "y", "s")
+
+
+@pytest.mark.parametrize("facet", ["row", None])
+def test_published_vs_model_draws_every_cell_with_its_ci_faceted_or_not(facet):
+    cells = [Cell("T1", row, column, published=10.0, model=11.0, role=role, ci_half_width=0.5)
+             for row, role in [("elapsed", "calibration"), ("idle", "prediction")] for column in ["a", "b"]]
+    spec = charts.published_vs_model(comparison_table(cells, study="s", document="d"), facet=facet).to_dict()
+    assert ("facet" in spec) == (facet is not None)
+    (data,) = spec["datasets"].values()  # one dataset: points and CI bars share it
+    assert len(data) == 2 * len(cells)
+    assert {row["source"] for row in data} == {"published", "model"}

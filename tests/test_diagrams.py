@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from perfstudies import diagrams
 from perfstudies.diagrams import _arrow_angle, network_diagram, timeline
 
 NODES = [("source", 0, 0, "arrivals"), ("queue", 1, 0, "server\n(c = 2)"), ("sink", 1, 1, "exit")]
@@ -44,3 +45,11 @@ def test_timeline_orders_lanes_as_given_and_rejects_reversed_intervals():
         timeline(frame.assign(end=[-1.0, 3.0]))
     with pytest.raises(ValueError, match="frame lacks columns \\['state'\\]"):
         timeline(frame.drop(columns="state"))
+
+
+@pytest.mark.parametrize("columns, width", [(2, 2 * diagrams.CELL_WIDTH), (4, diagrams.MAX_WIDTH),
+                                            (8, 8 * diagrams.MIN_CELL_WIDTH)])
+def test_wide_networks_shrink_their_cells_to_fit_the_page_but_keep_boxes_apart(columns, width):
+    nodes = [(f"n{i}", i, 0, f"node {i}") for i in range(columns)]
+    spec = network_diagram(nodes, edges=[("n0", f"n{columns - 1}", "")]).to_dict()
+    assert spec["width"] == pytest.approx(width)

@@ -27,7 +27,8 @@ def _book_renderer(spec: dict, **metadata) -> dict:
     """Render a Vega-Lite spec as HTML that uses the page's global ``vegaEmbed``."""
     text = json.dumps(spec, sort_keys=True)
     chart_id = f"chart-{hashlib.sha1(text.encode()).hexdigest()[:10]}-{next(_chart_ids)}"
-    html = f"""<div id="{chart_id}" class="perfstudies-chart"></div>
+    # A chart wider than the page's text column scrolls sideways instead of being cut off.
+    html = f"""<div id="{chart_id}" class="perfstudies-chart" style="max-width: 100%; overflow-x: auto"></div>
 <script type="text/javascript">
 (function () {{
   var el = document.getElementById("{chart_id}");
@@ -92,10 +93,13 @@ def published_vs_model(table: pd.DataFrame, x: str = "column", facet: str | None
         tooltip=["table", "row", "column", "published", "model", "ci_half_width",
                  alt.Tooltip("rel_error:Q", format="+.1%"), "role"],
     )
-    bars = alt.Chart(frame).mark_rule(color=MODEL_COLOR).encode(x=f"{x}:N", y="low:Q", y2="high:Q")
+    # The CI bars come from the same data as the points (a facet needs one dataset).
+    bars = base.mark_rule(color=MODEL_COLOR).encode(y="low:Q", y2="high:Q").transform_filter(
+        alt.datum.source == "model")
     layered = alt.layer(bars, points).properties(width=180, height=200)
     if facet:
-        return layered.facet(facet=alt.Facet(f"{facet}:N", title=None), columns=3).resolve_scale(y="independent").properties(title=title)
+        return (layered.facet(facet=alt.Facet(f"{facet}:N", title=None), columns=3)
+                .resolve_scale(y="independent").properties(title=title))
     return layered.properties(title=title)
 
 

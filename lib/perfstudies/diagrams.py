@@ -21,6 +21,10 @@ import pandas as pd
 #: Size of one grid cell of a network diagram, in pixels.
 CELL_WIDTH = 200
 CELL_HEIGHT = 100
+#: Widest diagram that fits the book's text column; wider grids get narrower cells,
+#: down to MIN_CELL_WIDTH, which still leaves a gap between neighbouring boxes.
+MAX_WIDTH = 640
+MIN_CELL_WIDTH = 140
 BOX_WIDTH = 118
 BOX_HEIGHT = 50
 BOX_FILL = "#f2f2f2"
@@ -41,7 +45,7 @@ def _node_frame(nodes: Sequence[tuple]) -> pd.DataFrame:
     return frame
 
 
-def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame) -> pd.DataFrame:
+def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame, cell_width: float) -> pd.DataFrame:
     where = nodes.set_index("key")[["x", "y"]]
     rows = []
     for edge in edges:
@@ -53,11 +57,11 @@ def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame) -> pd.DataFrame:
                 raise ValueError(f"edges end {end!r} is not a node: allowed one of {list(where.index)}")
         (x0, y0), (x1, y1) = where.loc[source], where.loc[target]
         # start and end on the boxes' borders, not their centres, so the arrowhead shows
-        dx, dy = (x1 - x0) * CELL_WIDTH, (y1 - y0) * CELL_HEIGHT
+        dx, dy = (x1 - x0) * cell_width, (y1 - y0) * CELL_HEIGHT
         scale = max(abs(dx) / (BOX_WIDTH / 2 + 4), abs(dy) / (BOX_HEIGHT / 2 + 4), 1e-9)
         rows.append({"source": source, "target": target, "label": label,
-                     "x0": x0 * CELL_WIDTH + dx / scale, "y0": y0 * CELL_HEIGHT + dy / scale,
-                     "x1": x1 * CELL_WIDTH - dx / scale, "y1": y1 * CELL_HEIGHT - dy / scale,
+                     "x0": x0 * cell_width + dx / scale, "y0": y0 * CELL_HEIGHT + dy / scale,
+                     "x1": x1 * cell_width - dx / scale, "y1": y1 * CELL_HEIGHT - dy / scale,
                      "angle": _arrow_angle(dx, dy)})
     frame = pd.DataFrame(rows, columns=["source", "target", "label", "x0", "y0", "x1", "y1", "angle"])
     frame["xm"] = (frame["x0"] + frame["x1"]) / 2
@@ -86,10 +90,12 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     node_frame = _node_frame(nodes)
     if node_frame.empty:
         raise ValueError("nodes is empty: allowed at least one (key, x, y, label)")
-    edge_frame = _edge_frame(edges, node_frame)
-    node_frame["px"] = node_frame["x"] * CELL_WIDTH
+    columns = node_frame["x"].max() - node_frame["x"].min() + 1
+    cell_width = max(MIN_CELL_WIDTH, min(CELL_WIDTH, MAX_WIDTH / columns))
+    edge_frame = _edge_frame(edges, node_frame, cell_width)
+    node_frame["px"] = node_frame["x"] * cell_width
     node_frame["py"] = node_frame["y"] * CELL_HEIGHT
-    x_domain = [node_frame["px"].min() - CELL_WIDTH / 2, node_frame["px"].max() + CELL_WIDTH / 2]
+    x_domain = [node_frame["px"].min() - cell_width / 2, node_frame["px"].max() + cell_width / 2]
     y_domain = [node_frame["py"].min() - CELL_HEIGHT / 2, node_frame["py"].max() + CELL_HEIGHT / 2]
     width = x_domain[1] - x_domain[0]
     height = y_domain[1] - y_domain[0]
