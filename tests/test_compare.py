@@ -2,6 +2,7 @@
 
 import math
 
+import pandas as pd
 import pytest
 
 from perfstudies.compare import COLUMNS, Cell, comparison_table, scoreboard, worst_cells
@@ -30,6 +31,21 @@ def test_scoreboard_counts_roles_and_shares():
     assert board["predicted_within_tolerance"] == 0.5
     assert board["predicted_within_10pct"] == 0.0
     assert worst_cells(_table(), 1)["row"].tolist() == ["load"]
+
+
+def test_worst_cells_rank_by_multiples_of_each_cells_own_tolerance():
+    cells = [Cell("T", "time", "a", published=100.0, model=130.0, role="prediction"),  # 3 tolerances off
+             Cell("T", "tapes", "a", published=5, model=9, role="prediction", tolerance=1,
+                  tolerance_kind="absolute"),  # 4 tolerances off, though only 80% relative error
+             Cell("T", "idle", "a", published=0.0, model=2.0, role="prediction", tolerance=4,
+                  tolerance_kind="absolute")]  # half a tolerance
+    first = comparison_table(cells[:2], study="one", document="A")
+    second = comparison_table(cells[2:], study="two", document="B")
+    both = pd.concat([first, second], ignore_index=True)
+    worst = worst_cells(both, 2)
+    assert worst["row"].tolist() == ["tapes", "time"]
+    assert worst["tolerances_off"].tolist() == pytest.approx([4.0, 3.0])
+    assert worst_cells(both, 1, per_study=True)[["study", "row"]].values.tolist() == [["one", "tapes"], ["two", "idle"]]
 
 
 def test_zero_published_has_no_relative_error():

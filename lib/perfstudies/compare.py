@@ -110,8 +110,27 @@ def scoreboard(table: pd.DataFrame) -> pd.DataFrame:
     return summary.reset_index()
 
 
-def worst_cells(table: pd.DataFrame, count: int = 10) -> pd.DataFrame:
-    """The ``count`` predicted cells with the largest absolute relative error."""
-    predicted = table[table["role"] == "prediction"].copy()
-    predicted["abs_rel_error"] = predicted["rel_error"].abs()
-    return predicted.sort_values("abs_rel_error", ascending=False).head(count).drop(columns="abs_rel_error")
+def tolerances_off(table: pd.DataFrame) -> pd.Series:
+    """Each cell's error in units of its own tolerance (above 1 means outside it).
+
+    This puts a tape count off by two tapes, a percentage off by eight points
+    and a time off by 30% on one scale, so cells of different kinds rank fairly.
+    """
+    absolute = table["tolerance_kind"] == "absolute"
+    error = (table["model"] - table["published"]).abs().where(absolute, table["rel_error"].abs())
+    return error / table["tolerance"].where(table["tolerance"] > 0)
+
+
+def worst_cells(table: pd.DataFrame, count: int = 10, per_study: bool = False) -> pd.DataFrame:
+    """The ``count`` predicted cells furthest outside their tolerance (column ``tolerances_off``).
+
+    With ``per_study`` the worst ``count`` of each study, in registry order,
+    so one study's misses do not hide another's.
+    """
+    predicted = table[table["role"] == "prediction"].assign(tolerances_off=lambda t: tolerances_off(t))
+    ranked = predicted.sort_values("tolerances_off", ascending=False, kind="stable")
+    if per_study:
+        studies = list(dict.fromkeys(table["study"]))
+        ranked = ranked.groupby("study", sort=False).head(count)
+        return ranked.sort_values("study", key=lambda s: s.map(studies.index), kind="stable")
+    return ranked.head(count)

@@ -15,7 +15,13 @@ import importlib
 from types import ModuleType
 
 #: Study key -> module, in the book's chapter order.
-STUDIES: dict[str, str] = {}
+STUDIES: dict[str, str] = {
+    "spxtape": "perfstudies.models.spxtape",
+    "svcdump": "perfstudies.models.svcdump",
+    "vts": "perfstudies.models.vts",
+    "diag44": "perfstudies.models.diag44",
+    "mdf": "perfstudies.models.mdf",
+}
 
 
 def study_module(key: str) -> ModuleType:

@@ -1,0 +1,81 @@
+"""The parameter record of the DIAG X'44' fast path model.
+
+Three groups of fields:
+
+* the **configuration** a reader varies (real processors, client virtual
+  processors, fast path on/off, connections), with the document's values as
+  defaults (*Extended Diagnose X'44' Fast Path*, workload parameter table and
+  the footnotes of the measurement tables);
+* the **workload constants** that :mod:`.calibration` derives from named
+  published cells; their defaults are the output of
+  :func:`~perfstudies.models.diag44.calibration.calibrate` to six significant
+  digits, pinned here so that a widget re-run need not recalibrate
+  (``tests/test_diag44.py`` checks that calibrating again reproduces them);
+* the **coarsening** and run length of the simulation.
+
+Times are microseconds of real-processor time (the document's unit) unless a
+field says otherwise.
+"""
+
+from dataclasses import dataclass
+
+from perfstudies.params import Params, param
+
+
+@dataclass(frozen=True)
+class DiagParams(Params):
+    """One configuration of the Apache workload under z/VM, and the model's constants."""
+
+    # --- configuration (document: workload table and measurement-table footnotes) ---
+    real_processors: int = param(9, low=1, high=16, unit="processors",
+                                 doc="dedicated real processors (document: 9 or 5 on a 2064-116)")
+    client_vps: int = param(3, low=1, high=8, unit="virtual processors",
+                            doc="virtual processors of each client guest (document: 3 or 6)")
+    fast_path: bool = param(True, doc="DIAG 44 fast path code enabled")
+    connections: int = param(40, low=2, high=120, unit="connections",
+                             doc="client-server connections, each with one transaction in flight (document: 40)")
+    client_guests: int = param(2, low=1, high=4, unit="guests", doc="client virtual machines (document: 2)")
+    server_guests: int = param(20, low=1, high=40, unit="guests",
+                               doc="single-processor server virtual machines (document: 20)")
+
+    # --- workload constants (derived by calibration.calibrate from named cells) ---
+    base_work_us: float = param(50653.0, low=0.0, low_open=True, high=1e6, unit="us/tx",
+                                doc="processor time of one transaction when no lock is ever contended")
+    client_share: float = param(0.371263, low=0.0, low_open=True, high=1.0, high_open=True, unit="fraction",
+                                doc="share of the base work done by the client guest")
+    cp_share: float = param(0.371634, low=0.0, high=1.0, unit="fraction", doc="share of the base work that is CP time")
+    normal_cp_us: float = param(17.4534, low=0.0, high=1_000.0, unit="us/DIAG",
+                                doc="CP time of one normal-path DIAG 44 (yield, scheduler, redispatch)")
+    normal_spin_us: float = param(13.3065, low=0.0, high=1_000.0, unit="us/DIAG",
+                                  doc="guest spinning (emulation time) before each normal-path DIAG 44")
+    fast_cp_us: float = param(3.15034, low=0.0, high=1_000.0, unit="us/DIAG", doc="CP time of one fast-path DIAG 44")
+    fast_spin_us: float = param(3.46339, low=0.0, high=1_000.0, unit="us/DIAG",
+                                doc="guest spinning (emulation time) before each fast-path DIAG 44")
+    lock_hold_us: float = param(3.97672, low=0.0, low_open=True, high=100.0, unit="us/DIAG",
+                                doc="scheduler lock hold time of one normal-path DIAG 44 (system time)")
+    contention: float = param(0.280158, low=0.0, high=1.0, high_open=True, unit="probability",
+                              doc="chance, per running sibling VP, that a client slice ends on a held guest lock")
+    fast_diags_per_yield: float = param(285.671, low=0.0, high=10_000.0, unit="DIAG/yield",
+                                        doc="DIAG 44s a spinning VP issues while its fast-path yields keep it running")
+    latency_us: float = param(0.0, low=0.0, high=1e7, unit="us",
+                              doc="time a connection spends away from the processors per transaction "
+                                  "(network, files; not in the document, so 0)")
+    time_slice_us: float = param(5_000.0, low=100.0, high=1e6, unit="us",
+                                 doc="longest a VP runs before CP puts it back in the queue (z/VM's dispatching "
+                                     "time slice; assumed, the report does not give it)")
+    accounting_ratio: float = param(0.898013, low=0.1, high=2.0, unit="ratio",
+                                    doc="processor time utilization shows per microsecond the report charges")
+
+    # --- coarsening and run length ---
+    slices_per_tx: int = param(40, low=1, high=1_000, unit="slices",
+                               doc="pieces a transaction's client work is cut into (a guest lock is taken after each)")
+    diags_per_yield: int = param(50, low=1, high=1_000, unit="DIAG/yield",
+                                 doc="normal-path DIAG 44s one simulated yield stands for")
+    max_time_us: float = param(3.0e6, low=1e4, high=1e8, unit="us", doc="simulated time per replication")
+    warmup_us: float = param(3.0e5, low=0.0, high=1e7, unit="us", doc="simulated time discarded at the start")
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.warmup_us >= self.max_time_us:
+            raise ValueError(f"DiagParams.warmup_us = {self.warmup_us!r} is out of range: "
+                             f"allowed 0 <= warmup_us < max_time_us ({self.max_time_us})")

@@ -1,0 +1,141 @@
+"""Theory first: closed forms for held interrupts, device queues and the 4705's capacity.
+
+Every function here is elementary queueing arithmetic; the chapter uses them
+before any simulation, the calibration inverts them, and the tests hold the
+simulation to them where they are exact.  Times are in seconds, rates per
+second.
+"""
+
+from perfstudies.models.mdf.params import ImsParams
+from perfstudies.models.mdf.slices import Windows
+
+
+def hold_moments(windows: Windows) -> tuple[float, float]:
+    """First and second moment of the hold of an interrupt arriving at a random moment.
+
+    In each cycle of length ``C`` the domain is away (other domains' slices,
+    idle time and its own switch-in) for one stretch of length ``g``.  An
+    interrupt landing in that stretch, at a uniform point, waits for the rest
+    of it; landing inside the slice, it is cleared at once.  So
+    ``E[H] = g^2 / (2 C)`` and ``E[H^2] = g^3 / (3 C)``; for two equal slices
+    ``L`` and no switch cost, ``E[H] = L / 4``.
+    """
+    if not windows.sliced:
+        return 0.0, 0.0
+    gap = windows.cycle - windows.slice + windows.switch
+    return gap**2 / (2 * windows.cycle), gap**3 / (3 * windows.cycle)
+
+
+def mean_hold(windows: Windows) -> float:
+    """Expected hold of an interrupt arriving at a random moment (s); see :func:`hold_moments`."""
+    return hold_moments(windows)[0]
+
+
+def pollaczek_khinchine_wait(rate: float, mean: float, second_moment: float) -> float:
+    """Mean wait in queue of M/G/1: ``rate E[S^2] / (2 (1 - rate E[S]))``."""
+    load = rate * mean
+    if not 0 <= load < 1:
+        raise ValueError(f"rate * mean = {load!r} is out of range: allowed 0 <= rate * mean < 1")
+    return rate * second_moment / (2 * (1 - load))
+
+
+def held_device_iosq(rate: float, service: float, scv: float, windows: Windows) -> float:
+    """Mean IOSQ of a device whose completions are held (M/G/1 estimate).
+
+    The device's busy time per request is the transfer ``S`` (mean
+    ``service``, squared coefficient of variation ``scv``) plus an independent
+    hold ``H`` (:func:`hold_moments`), so ``E[B] = E[S] + E[H]`` and
+    ``E[B^2] = E[S^2] + 2 E[S] E[H] + E[H^2]``.  It ignores that requests are
+    issued only inside the domain's slices, which the simulation keeps.
+    """
+    hold, hold_square = hold_moments(windows)
+    second = service**2 * (1 + scv) + 2 * service * hold + hold_square
+    return pollaczek_khinchine_wait(rate, service + hold, second)
+
+
+def scv_from_wait(rate: float, service: float, wait: float) -> float:
+    """Invert Pollaczek-Khinchine: the service SCV that gives mean wait ``wait``."""
+    load = rate * service
+    if not 0 < load < 1:
+        raise ValueError(f"rate * service = {load!r} is out of range: allowed 0 < rate * service < 1")
+    return 2 * wait * (1 - load) / (rate * service**2) - 1
+
+
+def rate_from_wait(service: float, scv: float, wait: float) -> float:
+    """Invert Pollaczek-Khinchine: the Poisson rate that gives mean wait ``wait``.
+
+    From ``W (1 - rate S) = rate S^2 (1 + scv) / 2`` the rate is
+    ``W / (S^2 (1 + scv) / 2 + W S)``.
+    """
+    if not (service > 0 and wait >= 0 and scv >= 0):
+        raise ValueError(f"service, scv, wait = {(service, scv, wait)!r} are out of range: "
+                         f"allowed service > 0, scv >= 0, wait >= 0")
+    return wait / (service**2 * (1 + scv) / 2 + wait * service)
+
+
+def frontend_capacity(windows: Windows, per_message: float) -> float:
+    """Messages per second a busy 4705 moves when its exchanges are held.
+
+    The front end works back to back while the IMS domain runs, finishing
+    ``(slice - switch) / per_message`` messages on average (exponential
+    message times); the message in flight when the slice ends completes while
+    IMS is away, and its interrupt holds the channel until IMS returns.  So a
+    cycle moves one message more than the slice's share:
+    ``((slice - switch) / per_message + 1) / cycle``.  Shorter slices mean more
+    cycles and so more of these extra messages per second.
+    """
+    if not windows.sliced:
+        return 1.0 / per_message
+    return ((windows.slice - windows.switch) / per_message + 1.0) / windows.cycle
+
+
+def frontend_time_for_capacity(windows: Windows, messages_per_s: float) -> float:
+    """Invert :func:`frontend_capacity`: the per-message time that gives ``messages_per_s``."""
+    extra = 1.0 if windows.sliced else 0.0
+    cycles = messages_per_s * windows.cycle - extra
+    if not cycles > 0:
+        raise ValueError(f"messages_per_s = {messages_per_s!r} is out of range: allowed "
+                         f"messages_per_s > {extra / windows.cycle:g} (one held message per cycle)")
+    return (windows.slice - windows.switch) / cycles
+
+
+def closed_response(population: int, throughput: float, think: float) -> float:
+    """Little's law for a closed loop: response ``= N / X - Z``."""
+    if not throughput > 0:
+        raise ValueError(f"throughput = {throughput!r} is out of range: allowed throughput > 0")
+    return population / throughput - think
+
+
+
+def closed_loop_bounds(population: int, think: float, unloaded_response: float,
+                       capacity: float) -> tuple[float, float]:
+    """Asymptotic bounds of a closed loop: (throughput, response).
+
+    Throughput is at most ``N / (Z + R0)`` (nobody ever queues) and at most the
+    bottleneck's ``capacity``; when the bottleneck binds, Little's law gives the
+    response ``N / X - Z``.  These are the optimistic bounds of operational
+    analysis, the "theory first" for the IMS domain.
+    """
+    throughput = min(population / (think + unloaded_response), capacity)
+    return throughput, max(unloaded_response, closed_response(population, throughput, think))
+
+
+def ims_bounds(p: ImsParams) -> dict:
+    """Theory first for the IMS domain: capacities of the 4705 and the processors, and the bounds.
+
+    Each transaction sends two messages through the 4705, so its capacity in
+    transactions is half of :func:`frontend_capacity`; the processors give
+    ``processors x fraction / cpu`` transactions per second.  The unloaded
+    response is two exchanges and two holds, the CPU work after a wait for
+    dispatch, and the database I/O.
+    """
+    windows = p.windows("IMS")
+    frontend, cpu = p.frontend_ms / 1000.0, p.cpu_ms / 1000.0
+    capacities = {"4705": frontend_capacity(windows, frontend) / 2.0,
+                  "processors": p.processors * windows.fraction / cpu}
+    hold = mean_hold(windows)
+    unloaded = 2 * (frontend + hold) + cpu + hold + p.io_per_transaction * p.io_response_ms / 1000.0
+    throughput, response = closed_loop_bounds(p.terminals, p.think_s, unloaded, min(capacities.values()))
+    return {"frontend_capacity_tx_per_s": capacities["4705"], "cpu_capacity_tx_per_s": capacities["processors"],
+            "bottleneck": min(capacities, key=capacities.get), "unloaded_response_s": unloaded,
+            "etr_bound_per_s": throughput, "response_bound_s": response}

@@ -1,0 +1,112 @@
+"""What one run did, read back from Ciw's records and the tape log, and ``model``.
+
+Turns a replication into the report's quantities (elapsed time, tape change
+time, the part of it that left the whole system idle, tapes used) and into the
+interval frames the chapter's timeline draws.  :func:`model` is the study's
+``model(params, seed) -> metrics`` for :func:`perfstudies.runner.replicate`
+and :func:`perfstudies.sweep.run_sweep`.
+"""
+
+import numpy as np
+import pandas as pd
+
+from perfstudies.models.spxtape.network import CHANGING, TRANSFERRING, TapeLog, simulate
+from perfstudies.models.spxtape.params import PAGE_BYTES, SpxtapeParams
+
+#: States of a spool volume on the timeline.
+READING = "spool I/O"
+BLOCKED = "blocked: buffer full"
+
+
+def merge(intervals: np.ndarray) -> np.ndarray:
+    """Union of ``[start, end]`` rows as sorted disjoint rows."""
+    if len(intervals) == 0:
+        return np.empty((0, 2))
+    intervals = intervals[np.argsort(intervals[:, 0])]
+    merged = [list(intervals[0])]
+    for start, end in intervals[1:]:
+        if start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return np.array(merged)
+
+
+def covered(interval: tuple[float, float], disjoint: np.ndarray) -> float:
+    """Length of ``interval`` covered by the sorted disjoint rows ``disjoint``."""
+    start, end = interval
+    if len(disjoint) == 0:
+        return 0.0
+    overlap = np.minimum(disjoint[:, 1], end) - np.maximum(disjoint[:, 0], start)
+    return float(overlap[overlap > 0].sum())
+
+
+def work_intervals(records: pd.DataFrame, log: TapeLog, roles: dict) -> np.ndarray:
+    """When anything useful happened: spool I/O, file creation, or a drive transferring data."""
+    busy_nodes = roles["volumes"] + roles["create"]
+    served = records[records["node"].isin(busy_nodes)]
+    nodes = served[["service_start_date", "service_end_date"]].to_numpy()
+    tape = np.array([(start, end) for _, state, start, end in log.segments if state == TRANSFERRING]).reshape(-1, 2)
+    return merge(np.vstack([nodes, tape]))
+
+
+def run_metrics(records: pd.DataFrame, log: TapeLog, roles: dict, p) -> dict[str, float]:
+    """The Table 1 quantities of one run of parameters ``p``.
+
+    System idle time is the part of the tape changes during which no volume,
+    no file creation and no drive was doing useful work; overlapped change time
+    is the rest, as the report defines them.
+    """
+    elapsed = float(records["exit_date"].max())
+    changes = [(start, end) for _, state, start, end in log.segments if state == CHANGING]
+    change_time = sum(end - start for start, end in changes)
+    work = work_intervals(records, log, roles)
+    idle = float(sum(end - start - covered((start, end), work) for start, end in changes))
+    processor = p.cpu_per_page * p.total_pages
+    return {
+        "elapsed_s": elapsed,
+        "tape_change_s": change_time,
+        "system_idle_s": idle,
+        "overlapped_change_s": change_time - idle,
+        "overlap_pct": 100.0 * (change_time - idle) / change_time if change_time else 0.0,
+        # every drive holds a cartridge from the start, and each change adds one
+        "tapes": float(p.drives + len(changes)),
+        "pages_per_s": p.total_pages / elapsed,
+        "processor_s": processor,
+        "processor_util_pct": 100.0 * processor / (elapsed * 4),  # 4 processors (footnote 1)
+    }
+
+
+def timeline_frame(records: pd.DataFrame, log: TapeLog, roles: dict) -> pd.DataFrame:
+    """Intervals per lane (each volume, each drive) for :func:`perfstudies.diagrams.timeline`."""
+    rows = [{"lane": f"drive {drive}", "state": state, "start": start, "end": end}
+            for drive, state, start, end in log.segments]
+    for number, node in enumerate(roles["volumes"], start=1):
+        mine = records[records["node"] == node]
+        rows += [{"lane": f"volume {number}", "state": READING, "start": s, "end": e}
+                 for s, e in zip(mine["service_start_date"], mine["service_end_date"])]
+        blocked = mine[mine["time_blocked"] > 0]
+        rows += [{"lane": f"volume {number}", "state": BLOCKED, "start": e, "end": e + b}
+                 for e, b in zip(blocked["service_end_date"], blocked["time_blocked"])]
+    return pd.DataFrame(rows, columns=["lane", "state", "start", "end"])
+
+
+def buffer_frame(records: pd.DataFrame, log: TapeLog, roles: dict) -> pd.DataFrame:
+    """Megabytes staged in the memory buffer over time (a step series).
+
+    A chunk is in the buffer from its arrival at the node behind the buffer
+    (the drives when dumping, file creation when loading) until its service
+    there starts.
+    """
+    node = roles["create"][0] if roles["create"] else roles["tape"][0]
+    mine = records[records["node"] == node]
+    megabytes = mine["id_number"].map(log.pages).to_numpy() * PAGE_BYTES / 2**20
+    events = pd.DataFrame({"time": np.concatenate([mine["arrival_date"], mine["service_start_date"]]),
+                           "change": np.concatenate([megabytes, -megabytes])}).sort_values("time", kind="stable")
+    return pd.DataFrame({"time": events["time"].to_numpy(), "buffer_mb": events["change"].cumsum().to_numpy()})
+
+
+def model(p: SpxtapeParams, seed: int) -> dict[str, float]:
+    """One seeded replication of a dump or load: the Table 1 quantities."""
+    records, log, roles = simulate(p, seed)
+    return run_metrics(records, log, roles, p)

@@ -1,0 +1,102 @@
+"""Parameter records of the SPXTAPE study, each field with its unit and source.
+
+Numbers stated by the report (*SPXTAPE Performance*, VM/ESA Release 2.2
+Performance Report) are defaults with their passage named; numbers the report
+does not state are either hardware constants (source given) or *calibrated*:
+their defaults here are round placeholders, and :func:`calibration.calibrate`
+replaces them by closed-form inversions over named published cells.
+"""
+
+from dataclasses import dataclass
+
+from perfstudies.params import Params, param
+
+#: Bytes in a spool page and in a tape page-equivalent (CP pages are 4 KB).
+PAGE_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class SpxtapeParams(Params):
+    """One dump or load run: command, direction, devices, workload and device timings."""
+
+    command: str = param("SPXTAPE", choices=("SPTAPE", "SPXTAPE"), doc="command")
+    function: str = param("DUMP", choices=("DUMP", "LOAD"), doc="function")
+    drives: int = param(2, low=1, high=8, unit="drives", doc="tape drives")
+    volumes: int = param(4, low=1, high=16, unit="volumes", doc="spool volumes")
+    # "Tape change time was observed to require about 1 minute" (Measurement Discussion)
+    change_time: float = param(60.0, low=0.0, high=600.0, unit="s", step=5.0, doc="tape change time")
+    # real memory SPXTAPE may fill with staged pages; calibrated on the 1-drive DUMP idle time
+    buffer_mb: float = param(32.0, low=0.0, low_open=True, high=1024.0, unit="MB", step=1.0,
+                             doc="memory for buffering")
+    # "occupied, on average, 10.4 spool pages" (Additional Information)
+    mean_file_pages: float = param(10.4, low=2.5, high=200.0, unit="pages", step=0.1, doc="mean file size")
+    # 0 spreads files evenly; s gives volume k a share proportional to (1 - s)**k
+    spread_skew: float = param(0.0, low=0.0, high=0.9, step=0.05, doc="unevenness over volumes")
+    # 353,000 spool pages dumped/loaded (Additional Information)
+    total_pages: int = param(353_000, low=1_000, high=2_000_000, unit="pages", doc="pages to move")
+    # model resolution: one simulated customer carries this many pages (not in the report)
+    chunk_pages: int = param(256, low=8, high=4096, unit="pages", doc="pages per simulated customer")
+    # calibrated on the 4-drive SPXTAPE DUMP elapsed time (DASD-bound)
+    page_io_time: float = param(0.013, low=0.0, low_open=True, high=1.0, unit="s/page",
+                                doc="spool DASD time per page")
+    # IBM 3490 data rate 3 MB/s (hardware constant; the report does not state it)
+    tape_page_time: float = param(PAGE_BYTES / 3.0e6, low=0.0, low_open=True, high=1.0, unit="s/page",
+                                  doc="tape transfer time per page")
+    # calibrated on the 1-drive SPXTAPE DUMP tape count
+    tape_capacity_pages: float = param(54_000.0, low=100.0, high=1e7, unit="pages", doc="pages per cartridge")
+    # SPTAPE only: calibrated on the SPTAPE DUMP elapsed time and tape count
+    mark_time: float = param(0.2, low=0.0, high=10.0, unit="s/file", doc="SPTAPE tape-mark time per file")
+    mark_pages: float = param(8.0, low=0.0, high=100.0, unit="pages/file", doc="SPTAPE tape space per mark")
+    # LOAD only: calibrated on the SPXTAPE LOAD elapsed time
+    file_create_time: float = param(0.12, low=0.0, high=10.0, unit="s/file", doc="spool file creation time")
+    # calibrated on the 2-drive SPXTAPE DUMP processor time (RTM)
+    cpu_per_page: float = param(2e-4, low=0.0, high=1.0, unit="s/page", doc="processor time per page")
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.command == "SPTAPE" and self.drives != 1:
+            raise ValueError(f"SpxtapeParams.drives = {self.drives!r} is out of range: "
+                             "allowed drives = 1 with command 'SPTAPE' (SPTAPE drives one tape)")
+        if self.total_pages < self.mean_file_pages:
+            raise ValueError(f"SpxtapeParams.total_pages = {self.total_pages!r} is out of range: allowed "
+                             f"total_pages >= mean_file_pages ({self.mean_file_pages})")
+
+    @property
+    def files(self) -> int:
+        """Number of spool files: total pages over the mean file size."""
+        return max(1, round(self.total_pages / self.mean_file_pages))
+
+    @property
+    def buffer_pages(self) -> float:
+        """The buffering memory in 4 KB pages."""
+        return self.buffer_mb * 1024 * 1024 / PAGE_BYTES
+
+
+@dataclass(frozen=True)
+class ConcurrentParams(Params):
+    """The Table 2 run: an SPXTAPE DUMP reading volumes that CMS users also use.
+
+    One spool volume is simulated (the four are alike by symmetry): SPXTAPE
+    keeps ``dump_reads_queued`` page reads waiting on it, users' spool I/Os
+    arrive as a Poisson stream, both served first come first served.
+    """
+
+    page_io_time: float = param(0.013, low=0.0, low_open=True, high=1.0, unit="s/page",
+                                doc="spool DASD time per page")
+    # calibrated on the concurrent dump rate (237 pages/s, text of Interaction with Concurrent Activity)
+    user_io_rate: float = param(15.0, low=0.0, high=500.0, unit="I/O/s", doc="users' I/Os per dump volume")
+    # calibrated on AVG LAST (T) with the dump running (Table 2)
+    dump_reads_queued: int = param(250, low=1, high=5_000, unit="reads", doc="dump reads queued per volume")
+    # the model's own rate of the dedicated 2-drive dump (set by calibrate_concurrent)
+    dedicated_rate: float = param(303.0, low=1.0, high=10_000.0, unit="pages/s", doc="dedicated dump rate")
+    run_time: float = param(120.0, low=10.0, high=3_600.0, unit="s", doc="simulated time")
+    warmup: float = param(10.0, low=0.0, high=600.0, unit="s", doc="records before this are dropped")
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.warmup >= self.run_time:
+            raise ValueError(f"ConcurrentParams.warmup = {self.warmup!r} is out of range: "
+                             f"allowed 0 <= warmup < run_time ({self.run_time})")
+        if self.user_io_rate * self.page_io_time >= 1.0:
+            raise ValueError(f"ConcurrentParams.user_io_rate = {self.user_io_rate!r} is out of range: "
+                             f"allowed user_io_rate < 1 / page_io_time ({1 / self.page_io_time:.1f})")

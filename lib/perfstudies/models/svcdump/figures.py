@@ -1,0 +1,122 @@
+"""The chapter's tables and charts, built from the model so the notebook's code cells stay short.
+
+Tables come from the closed forms of :mod:`.analytic`; charts take the tidy
+summaries the chapter computes (a sweep summarized per configuration, or the
+comparison table) and return Altair charts in the house style.
+"""
+
+import altair as alt
+import pandas as pd
+
+from perfstudies import charts
+from perfstudies.diagrams import network_diagram
+from perfstudies.models.svcdump import analytic
+from perfstudies.models.svcdump.calibration import calibrated_params
+from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
+
+STRIPES = list(range(1, 9))
+X_STRIPES = alt.X("stripes:Q", title="stripes", axis=alt.Axis(tickMinStep=1, format="d"))
+#: How the chapter names the metrics it plots.
+RESOURCE_LABELS = {"cpu_util": "capture CPU", "volume_util": "volumes (mean)", "channel_util": "channel paths"}
+
+
+def network() -> alt.LayerChart:
+    """The dump network: every effect of the document has a node."""
+    return network_diagram(
+        nodes=[("dump", 0, 1, "dump in storage\n(all chunks at t=0)"),
+               ("page", 0.8, 0, "page-in\n(page data sets)"),
+               ("cpu", 1.6, 1, "capture\n(busy CPU, 1 server)"),
+               ("v1", 2.4, 0, "volume 1"), ("v2", 2.4, 1, "volume 2"), ("vn", 2.4, 2, "volume N"),
+               ("chan", 3.2, 1, "channel paths\n(ESCON or FICON)")],
+        edges=[("dump", "page", "paged out"), ("dump", "cpu", "resident"), ("page", "cpu", ""),
+               ("cpu", "v1", "chunk 1, N+1, ..."), ("cpu", "v2", ""), ("cpu", "vn", ""),
+               ("v1", "chan", ""), ("v2", "chan", ""), ("vn", "chan", "")],
+        title="The SVC dump as a Ciw network: each effect has a node")
+
+
+def io_time_table() -> pd.DataFrame:
+    """One dump I/O on each device and channel, split into its parts, in ms."""
+    rows = []
+    for device in DEVICES:
+        for channel in CHANNELS:
+            p = calibrated_params(device=device, channel=channel)
+            rows.append({"device": device, "channel": channel, "turnaround (ms)": p.io_turnaround_ms,
+                         "positioning (ms)": analytic.positioning_ms(device),
+                         "transfer (ms)": analytic.transfer_ms(device, channel, BLOCKS_PER_IO),
+                         "one I/O (ms)": analytic.io_ms(p),
+                         "path busy per I/O (ms)": analytic.connect_ms(device, channel, BLOCKS_PER_IO)})
+    table = pd.DataFrame(rows)
+    table["stripes one path carries"] = table["one I/O (ms)"] / table["path busy per I/O (ms)"]
+    return table
+
+
+def resource_time_table() -> pd.DataFrame:
+    """Each resource's time for a one-stripe dump, the flattening point and what binds beyond it."""
+    rows = []
+    for device in DEVICES:
+        for channel in CHANNELS:
+            p = calibrated_params(device=device, channel=channel, stripes=1)
+            times = {f"{name} (s)": seconds for name, seconds in analytic.resource_times(p).items()}
+            rows.append({"device": device, "channel": channel, **times,
+                         "flattening at stripes": analytic.knee_stripes(p),
+                         "bottleneck beyond it": analytic.bottleneck(p.replace(stripes=max(STRIPES)))})
+    return pd.DataFrame(rows)
+
+
+def bound_chart() -> alt.FacetChart:
+    """Each resource's time against stripes (ESCON, default paths): the highest line is the bound."""
+    rows = [{"device": device, "stripes": n, "resource": name, "seconds": seconds}
+            for device in DEVICES for n in STRIPES
+            for name, seconds in analytic.resource_times(calibrated_params(device=device, stripes=n)).items()
+            if name != "page"]
+    return alt.Chart(pd.DataFrame(rows)).mark_line(point=True).encode(
+        x=X_STRIPES,
+        y=alt.Y("seconds:Q", title="time the resource alone needs (s)", scale=alt.Scale(type="log")),
+        color=alt.Color("resource:N", title="resource"),
+        tooltip=["device", "stripes", "resource", alt.Tooltip("seconds:Q", format=".1f")],
+    ).properties(width=260, height=240).facet(column=alt.Column("device:N", title=None)).properties(
+        title="Bottleneck bound on ESCON, two paths: the highest line sets the dump time")
+
+
+def elapsed_chart(elapsed: pd.DataFrame) -> alt.LayerChart:
+    """Simulated elapsed time with its 95% band and the bound, per device (columns of ``summarize`` + bound)."""
+    base = alt.Chart(elapsed).encode(x=X_STRIPES, color=alt.Color("device:N", title="device"))
+    band = base.mark_area(opacity=0.25).encode(y=alt.Y("low:Q", title="dump elapsed time (s)"), y2="high:Q")
+    line = base.mark_line(point=True).encode(
+        y="mean:Q", tooltip=["device", "stripes", alt.Tooltip("mean:Q", format=".1f"),
+                             alt.Tooltip("half_width:Q", format=".2f"), alt.Tooltip("bound:Q", format=".1f")])
+    bound = alt.Chart(elapsed).mark_line(strokeDash=[4, 3], color="#777777").encode(
+        x=X_STRIPES, y="bound:Q", detail="device:N")
+    return (band + line + bound).properties(
+        title="Simulated dump time (95% CI) and the bottleneck bound (dashed), ESCON, two paths")
+
+
+def utilization_chart(summary: pd.DataFrame) -> alt.FacetChart:
+    """Mean utilization of capture CPU, volumes and channel paths against stripes, per device."""
+    frame = summary[summary["metric"].isin(list(RESOURCE_LABELS))].replace({"metric": RESOURCE_LABELS})
+    return alt.Chart(frame).mark_line(point=True).encode(
+        x=X_STRIPES, y=alt.Y("mean:Q", title="utilization", scale=alt.Scale(domain=[0, 1.05])),
+        color=alt.Color("metric:N", title="resource"),
+        tooltip=["device", "stripes", "metric", alt.Tooltip("mean:Q", format=".3f")],
+    ).properties(width=260, height=220).facet(column=alt.Column("device:N", title=None)).properties(
+        title="Utilization of each resource, ESCON, two paths")
+
+
+def statement_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """Every compared statement on one scale: (model - published) / band, with the 95% CI."""
+    band = table["tolerance"].where(table["tolerance_kind"] == "absolute", table["tolerance"] * table["published"])
+    frame = table.assign(error=(table["model"] - table["published"]) / band,
+                         error_low=(table["model"] - table["ci_half_width"] - table["published"]) / band,
+                         error_high=(table["model"] + table["ci_half_width"] - table["published"]) / band)
+    y = alt.Y("row:N", title=None, sort=list(table["row"]))
+    x = alt.X("error:Q", title="(model - published) / accepted band", scale=alt.Scale(domain=[-1.5, 1.5]))
+    accepted = alt.Chart(pd.DataFrame({"low": [-1.0], "high": [1.0]})).mark_rect(
+        color=charts.PUBLISHED_COLOR, opacity=0.12).encode(x="low:Q", x2="high:Q")
+    centre = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color=charts.PUBLISHED_COLOR).encode(x="zero:Q")
+    ci = alt.Chart(frame).mark_rule(color=charts.MODEL_COLOR).encode(x="error_low:Q", x2="error_high:Q", y=y)
+    points = alt.Chart(frame).mark_point(filled=True, size=70, color=charts.MODEL_COLOR).encode(
+        x=x, y=y, shape=alt.Shape("role:N", title="role"),
+        tooltip=["row", "column", "published", alt.Tooltip("model:Q", format=".3f"),
+                 alt.Tooltip("ci_half_width:Q", format=".4f"), "tolerance", "role", "note"])
+    return (accepted + centre + ci + points).properties(
+        width=420, height=380, title="Each statement: model minus published, in units of its band (grey: accepted)")

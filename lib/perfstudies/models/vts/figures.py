@@ -1,0 +1,114 @@
+"""The chapter's charts that are not slider charts: diagram, capacities, comparison, time at peak."""
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from perfstudies import charts, data
+from perfstudies.diagrams import network_diagram
+from perfstudies.models.vts import analytic
+from perfstudies.models.vts.analytic import Rates
+from perfstudies.models.vts.calibration import paf
+from perfstudies.models.vts.params import STUDY
+from perfstudies.models.vts.sweeps import cache_choices
+
+
+def vts_diagram() -> alt.LayerChart:
+    """The VTS's resources as Ciw nodes, with the paths data takes between them."""
+    nodes = [
+        ("host", 0, 0, "host applications\n(virtual drives)"),
+        ("channels", 1, 0, "channels\n4 or 8 ESCON"),
+        ("processors", 2, 0, "processors\n2 or 4 RS/6000"),
+        ("cache", 2, 1.5, "tape volume cache\nRAID-5 disk arms"),
+        ("tape", 1, 1.5, "tape drives\n3-6 x 3590 B/E"),
+    ]
+    edges = [
+        ("host", "channels", "blocks"),
+        ("channels", "processors", "compressed"),
+        ("processors", "cache", "write / read"),
+        ("cache", "tape", "copy-out"),
+        ("tape", "processors", "recall"),
+    ]
+    return network_diagram(nodes, edges, title="The VTS as a queueing network: one Ciw node per resource")
+
+
+def equation3_lines(sweep: pd.DataFrame) -> pd.DataFrame:
+    """Equation 3 (Table 4) at the sweep's points, for the configurations Table 4 covers.
+
+    Rows have the sweep's columns, with ``workload`` marked "(eq. 3)" and no interval.
+    """
+    table4_groups = set(data.load(STUDY, "table4_ehpo_coefficients")["parity_groups"])
+    choices = cache_choices()
+    covered = choices[(choices["feature"] == "EHPO") & choices["parity_groups"].isin(table4_groups)]
+    points = sweep[sweep["index"].isin(covered["index"])].drop(columns=["low", "high", "half_width", "std", "n"])
+    groups = points["index"].map(covered.set_index("index")["parity_groups"])
+    points["mean"] = [analytic.equation3(w, int(g), cf)
+                      for w, g, cf in zip(points["workload"], groups, points["compressibility"])]
+    points["workload"] = points["workload"] + " (eq. 3)"
+    return points
+
+
+def capacity_chart(rates: Rates, workload: str = "sustained_write") -> alt.Chart:
+    """Each resource's capacity against compressibility for the PAF machine; the lowest is the bound."""
+    rows = [{"CF": cf, "resource": name, "host MB/s": value}
+            for cf in np.round(np.arange(1.0, 4.01, 0.25), 2)
+            for name, value in analytic.capacities(paf(compressibility=float(cf), workload=workload),
+                                                   rates).items()]
+    return alt.Chart(pd.DataFrame(rows)).mark_line(point=True).encode(
+        x=alt.X("CF:Q", title="data compressibility CF"),
+        y=alt.Y("host MB/s:Q", title="capacity of the resource alone (host MB/s)", scale=alt.Scale(type="log")),
+        color=alt.Color("resource:N"),
+        tooltip=["CF", "resource", alt.Tooltip("host MB/s:Q", format=".1f")],
+    ).properties(title=f"PAF {workload.replace('_', ' ')}: each resource's capacity; the lowest line is the bound")
+
+
+def throughput_scatter(table: pd.DataFrame) -> alt.LayerChart:
+    """Model against published host MB/s for the throughput cells, with 95% CI bars."""
+    cells = table[table["note"].str.startswith("host MB/s")].copy()
+    cells["cell"] = cells["table"] + ": " + cells["row"] + ", " + cells["column"]
+    cells["low"] = cells["model"] - cells["ci_half_width"]
+    cells["high"] = cells["model"] + cells["ci_half_width"]
+    largest = float(max(cells["published"].max(), cells["high"].max())) * 1.1
+    scale = alt.Scale(domain=[0, largest])
+    diagonal = alt.Chart(pd.DataFrame({"x": [0, largest], "y": [0, largest]})).mark_line(
+        color=charts.PUBLISHED_COLOR, strokeDash=[4, 4]).encode(
+        x=alt.X("x:Q", scale=scale), y=alt.Y("y:Q", scale=scale))
+    base = alt.Chart(cells).encode(x=alt.X("published:Q", title="published host MB/s", scale=scale))
+    bars = base.mark_rule(color=charts.MODEL_COLOR).encode(y=alt.Y("low:Q", scale=scale), y2="high:Q")
+    points = base.mark_point(filled=True, size=70).encode(
+        y=alt.Y("model:Q", title="model host MB/s (mean of replications)", scale=scale),
+        color=alt.Color("role:N", scale=alt.Scale(domain=["calibration", "prediction"],
+                                                  range=[charts.PUBLISHED_COLOR, charts.MODEL_COLOR])),
+        tooltip=["cell", "published", alt.Tooltip("model:Q", format=".2f"),
+                 alt.Tooltip("rel_error:Q", format="+.1%"), "role"])
+    return alt.layer(diagonal, bars, points).properties(
+        width=420, height=420, title="Throughput cells: model against published (dashed: equal)")
+
+
+def hours_at_peak_chart(rates: Rates, capacities_gb, compressibilities) -> alt.Chart:
+    """Cache capacity against hours of PAF peak write from an empty cache, one line per CF (cf. Fig. 10)."""
+    hours = pd.DataFrame([{"cache GB": c, "CF": f"CF {cf:g}",
+                           "hours": analytic.hours_at_peak(paf(capacity_gb=c, compressibility=cf), rates)}
+                          for c in capacities_gb for cf in compressibilities])
+    return alt.Chart(hours).mark_line(point=True).encode(
+        x=alt.X("hours:Q", title="hours of peak write from an empty cache"),
+        y=alt.Y("cache GB:Q", title="tape volume cache (GB)"),
+        color="CF:N", tooltip=["cache GB", "CF", alt.Tooltip("hours:Q", format=".1f")],
+    ).properties(title="PAF: cache needed for a period of peak write (model, upper limit)")
+
+
+def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
+    """Table 4's m and b, published beside the lines fitted to the simulation, one panel per coefficient."""
+    cells = table[table["table"] == "Table 4"]
+    long = pd.concat([cells.assign(source="published", value=cells["published"]),
+                      cells.assign(source="model", value=cells["model"])])
+    order = list(dict.fromkeys(cells["column"]))
+    return alt.Chart(long).mark_point(filled=True, size=80).encode(
+        x=alt.X("column:N", title="cache (36 GB / 9 GB disks)", sort=order),
+        y=alt.Y("value:Q", title="MB/s (m: per unit CF)"),
+        color=alt.Color("source:N", scale=alt.Scale(domain=["published", "model"],
+                                                    range=[charts.PUBLISHED_COLOR, charts.MODEL_COLOR])),
+        tooltip=["row", "column", "published", alt.Tooltip("model:Q", format=".2f"),
+                 alt.Tooltip("ci_half_width:Q", format=".2f"), alt.Tooltip("rel_error:Q", format="+.1%")],
+    ).properties(width=150, height=170).facet(facet=alt.Facet("row:N", title=None), columns=2).resolve_scale(
+        y="independent").properties(title="Table 4: EHPO line coefficients, published and fitted to the simulation")
