@@ -108,7 +108,8 @@ def line_with_band(summary: pd.DataFrame, x: str, y: str = "mean", low: str = "l
     """Mean line with its confidence band, e.g. from :func:`perfstudies.runner.summarize`."""
     encode_color = {"color": alt.Color(f"{color}:N")} if color else {}
     base = alt.Chart(summary).encode(x=alt.X(f"{x}:Q"), **encode_color)
-    band = base.mark_area(opacity=0.25).encode(y=alt.Y(f"{low}:Q", title=y_title or y), y2=f"{high}:Q")
+    band = base.mark_area(opacity=0.25, clip=True).encode(
+        y=alt.Y(f"{low}:Q", title=y_title or y), y2=f"{high}:Q")
     line = base.mark_line(point=True).encode(y=f"{y}:Q", tooltip=list(summary.columns))
     return alt.layer(band, line).properties(title=title)
 
@@ -142,5 +143,6 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
         y=alt.Y(f"{y}:Q", title=y_title or y, scale=y_scale), tooltip=list(data.columns))
     layers = [line]
     if low and high:
-        layers.insert(0, base.mark_area(opacity=0.2).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q"))
+        band = base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q")
+        layers.insert(0, band)
     return alt.layer(*layers).add_params(pick).properties(title=title)

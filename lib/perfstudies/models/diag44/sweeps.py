@@ -26,7 +26,7 @@ def sweep_points(base: DiagParams | None = None) -> list[DiagParams]:
     return [base.replace(real_processors=c, client_vps=v) for c in PROCESSORS for v in CLIENT_VPS]
 
 
-def run_vp_sweep(replications: int = 2, seed: int = 44, max_workers: int | None = None) -> pd.DataFrame:
+def run_vp_sweep(replications: int = 3, seed: int = 44, max_workers: int | None = None) -> pd.DataFrame:
     """Mean and 95% interval of :data:`METRICS` per point: ``real_processors, client_vps, metric, ...``."""
     runs = run_sweep(model, sweep_points(), replications=replications, seed=seed, max_workers=max_workers,
                      progress=False)
