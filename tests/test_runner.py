@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from perfstudies.reference import QueueParams, queue_model, queue_network
-from perfstudies.runner import replicate, replication_seeds, run_ciw, summarize
+from perfstudies.runner import population_at_start, replicate, replication_seeds, run_ciw, summarize
 
 
 def test_same_seed_gives_identical_tables():
@@ -54,3 +54,12 @@ def test_single_replication_has_no_interval():
 def test_bad_arguments_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name} = .*allowed"):
         call()
+
+
+def test_population_at_start_brings_the_whole_population_and_then_nobody():
+    arrivals = population_at_start(3, gap=0.5)
+    assert [arrivals.sample() for _ in range(4)] == [0.5, 0.5, 0.5, math.inf]
+    with pytest.raises(ValueError, match=r"count = 0 is out of range"):
+        population_at_start(0, gap=0.5)
+    with pytest.raises(ValueError, match=r"gap = 0 is out of range: allowed gap > 0"):
+        population_at_start(2, gap=0)

@@ -104,6 +104,17 @@ class Params:
             value = validate_value(type(self).__name__, field.name, getattr(self, field.name), field.metadata)
             object.__setattr__(self, field.name, value)
 
+    def check_warmup(self, warmup: str = "warmup", length: str = "max_time") -> None:
+        """Raise the standard ValueError unless field ``warmup`` ends before field ``length``.
+
+        The cross-field check every simulated record needs (records discarded
+        as warm-up must leave some to measure); call it from ``__post_init__``.
+        """
+        start, end = getattr(self, warmup), getattr(self, length)
+        if start >= end:
+            raise ValueError(f"{type(self).__name__}.{warmup} = {start!r} is out of range: "
+                             f"allowed 0 <= {warmup} < {length} ({end})")
+
     def replace(self, **changes) -> "Params":
         """Return a copy with some fields changed (validated again)."""
         return dataclasses.replace(self, **changes)

@@ -30,9 +30,7 @@ class QueueParams(Params):
 
     def __post_init__(self):
         super().__post_init__()
-        if self.warmup >= self.max_time:
-            raise ValueError(f"QueueParams.warmup = {self.warmup!r} is out of range: "
-                             f"allowed 0 <= warmup < max_time ({self.max_time})")
+        self.check_warmup()
         if self.capacity == 0 and self.arrival_rate >= self.servers * self.service_rate:
             raise ValueError(
                 f"QueueParams.arrival_rate = {self.arrival_rate!r} is out of range: an unlimited queue "

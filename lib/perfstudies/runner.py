@@ -12,6 +12,7 @@ summary with a Student-t 95% confidence interval.
 """
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import ciw
@@ -49,6 +50,18 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
     _check_count("replications", replications, low=1)
     children = np.random.SeedSequence(seed).spawn(replications)
     return [int(child.generate_state(1)[0]) for child in children]
+
+
+def population_at_start(count: int, gap: float) -> ciw.dists.Sequential:
+    """An arrival distribution that brings ``count`` customers ``gap`` apart at the start, then none.
+
+    Ciw has no closed populations; a model injects its fixed population this
+    way and routes the customers round a loop instead of out of the network.
+    """
+    _check_count("count", count, low=1)
+    if not gap > 0:
+        raise ValueError(f"gap = {gap!r} is out of range: allowed gap > 0")
+    return ciw.dists.Sequential([gap] * count + [math.inf])
 
 
 def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class=FIFONode,

@@ -35,7 +35,7 @@ import random
 import ciw
 
 from perfstudies.fifo import FIFONode
-from perfstudies.runner import run_ciw
+from perfstudies.runner import population_at_start, run_ciw
 
 from .params import DiagParams
 
@@ -259,7 +259,7 @@ def build_network(p: DiagParams) -> ciw.Network:
     never = ciw.dists.Sequential([math.inf])
 
     def inject(count):
-        return ciw.dists.Sequential([1e-3] * count + [math.inf]) if count else never
+        return population_at_start(count, gap=1e-3) if count else never
 
     network = ciw.create_network(
         arrival_distributions={c: [never, never, inject(counts.get(c, 0))] for c in classes},

@@ -76,6 +76,4 @@ class DiagParams(Params):
 
     def __post_init__(self):
         super().__post_init__()
-        if self.warmup_us >= self.max_time_us:
-            raise ValueError(f"DiagParams.warmup_us = {self.warmup_us!r} is out of range: "
-                             f"allowed 0 <= warmup_us < max_time_us ({self.max_time_us})")
+        self.check_warmup("warmup_us", "max_time_us")

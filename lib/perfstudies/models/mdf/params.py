@@ -23,12 +23,6 @@ DEVICE_SPEED = {"3380": 1.0, "3350": round(36.8 / 25.7, 3)}
 SCHEDULING = dict(low=1, high=5, doc="scheduling parameter (1 = longest slices)")
 
 
-def _check_warmup(record) -> None:
-    if record.warmup >= record.max_time:
-        raise ValueError(f"{type(record).__name__}.warmup = {record.warmup!r} is out of range: "
-                         f"allowed 0 <= warmup < max_time ({record.max_time})")
-
-
 @dataclass(frozen=True)
 class DomainSetup(Params):
     """How the processors are shared: scheduling parameter, allocations, switch cost."""
@@ -82,7 +76,7 @@ class DeviceParams(DomainSetup):
 
     def __post_init__(self):
         super().__post_init__()
-        _check_warmup(self)
+        self.check_warmup()
         busy = self.rate * self.hardware_s
         if busy >= 1.0:
             raise ValueError(f"DeviceParams.rate = {self.rate!r} is out of range: the device saturates; "
@@ -114,7 +108,7 @@ class ImsParams(DomainSetup):
 
     def __post_init__(self):
         super().__post_init__()
-        _check_warmup(self)
+        self.check_warmup()
 
 
 @dataclass(frozen=True)
@@ -132,7 +126,7 @@ class TsoParams(DomainSetup):
 
     def __post_init__(self):
         super().__post_init__()
-        _check_warmup(self)
+        self.check_warmup()
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,10 @@ and wait; the real I/O rate adds the dump's page reads and 32 KB tape writes
 to the users' own I/O.
 """
 
-import math
-
 import ciw
 
 from perfstudies.models.spxtape.params import ConcurrentParams
-from perfstudies.runner import run_ciw
+from perfstudies.runner import population_at_start, run_ciw
 
 #: Four spool volumes held the dumped files ("all contained on 4 of the spool volumes").
 DUMP_VOLUMES = 4
@@ -31,7 +29,7 @@ PAGES_PER_BLOCK = 8
 
 def volume_network(p: ConcurrentParams) -> ciw.Network:
     """One spool volume: the dump's queued reads (a closed loop) and the users' Poisson I/Os."""
-    reads = ciw.dists.Sequential([1e-9] * p.dump_reads_queued + [math.inf])
+    reads = population_at_start(p.dump_reads_queued, gap=1e-9)
     users = ciw.dists.Exponential(p.user_io_rate) if p.user_io_rate > 0 else None
     return ciw.create_network(
         arrival_distributions={"dump": [reads], "users": [users]},

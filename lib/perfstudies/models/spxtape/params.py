@@ -94,9 +94,7 @@ class ConcurrentParams(Params):
 
     def __post_init__(self):
         super().__post_init__()
-        if self.warmup >= self.run_time:
-            raise ValueError(f"ConcurrentParams.warmup = {self.warmup!r} is out of range: "
-                             f"allowed 0 <= warmup < run_time ({self.run_time})")
+        self.check_warmup(length="run_time")
         if self.user_io_rate * self.page_io_time >= 1.0:
             raise ValueError(f"ConcurrentParams.user_io_rate = {self.user_io_rate!r} is out of range: "
                              f"allowed user_io_rate < 1 / page_io_time ({1 / self.page_io_time:.1f})")
