@@ -1,19 +1,31 @@
-"""The standard comparison table and the scoreboard built from it."""
+"""The standard comparison table, the tolerance policy and the honest scoreboard."""
 
 import math
 
 import pandas as pd
 import pytest
 
-from perfstudies.compare import COLUMNS, Cell, comparison_table, scoreboard, worst_cells
+from perfstudies.compare import (COLUMNS, DEFAULT, POOLED, Cell, Published, Tolerance, comparison_table,
+                                 documented, in_words, resolution, scoreboard, worst_cells)
+
+ONE_TAPE = resolution(1.0, "tape counts are whole cartridges")
+
+
+def _cell(row, published, model, role="prediction", column="c", **options):
+    if role == "prediction":
+        options.setdefault("baseline", published * 2)
+    if role == "derived":
+        options.setdefault("note", "ratio of two calibrated cells")
+    return Cell(Published("Table 1", row, column, published), model=model, role=role, **options)
 
 
 def _table():
     cells = [
-        Cell("Table 1", "dump", "elapsed", published=100.0, model=104.0, role="calibration", ci_half_width=1.0),
-        Cell("Table 1", "load", "elapsed", published=50.0, model=60.0, role="prediction"),
-        Cell("Table 1", "dump", "tapes", published=5, model=6, role="prediction", tolerance=1,
-             tolerance_kind="absolute"),
+        _cell("dump", 100.0, 104.0, role="calibration", ci_half_width=1.0),
+        _cell("load", 50.0, 60.0, baseline=52.0),                        # baseline beats the model
+        _cell("tapes", 5, 6, tolerance=ONE_TAPE, baseline=8),             # within one tape, beats baseline
+        _cell("ratio", 2.0, 2.0, role="derived"),
+        _cell("rate", 10.0, 10.5, ci_half_width=0.5, baseline=12.0),      # within 10% but CI too wide
     ]
     return comparison_table(cells, study="demo", document="A Report")
 
@@ -21,26 +33,46 @@ def _table():
 def test_columns_errors_and_tolerances():
     table = _table()
     assert list(table.columns) == COLUMNS
-    assert table["rel_error"].tolist() == pytest.approx([0.04, 0.2, 0.2])
-    assert table["within_tolerance"].tolist() == [True, False, True]
+    assert table["rel_error"].tolist() == pytest.approx([0.04, 0.2, 0.2, 0.0, 0.05])
+    assert table["within_tolerance"].tolist() == [True, False, True, True, True]
+    assert table["within_10pct"].tolist() == [True, False, False, True, True]
+    assert table["beats_baseline"].tolist() == [None, False, True, None, True]
+    assert table["weak_evidence"].tolist() == [None, True, False, None, False]
+    assert table["precise"].tolist() == [True, True, True, True, False]  # 0.5 > 10.0 * 10% / 4
+    assert table.loc[2, "tolerance_reason"] == "tape counts are whole cartridges"
 
 
-def test_scoreboard_counts_roles_and_shares():
-    board = scoreboard(_table()).iloc[0]
-    assert (board["cells"], board["calibrated"], board["predicted"]) == (3, 1, 2)
-    assert board["predicted_within_tolerance"] == 0.5
-    assert board["predicted_within_10pct"] == 0.0
+def test_scoreboard_counts_roles_and_scores_predictions_only():
+    board = scoreboard(_table())
+    assert board["study"].tolist() == ["demo", POOLED]
+    demo = board.iloc[0]
+    assert (demo["cells"], demo["calibration"], demo["derived"], demo["prediction"]) == (5, 1, 1, 3)
+    assert (demo["within_10pct"], demo["within_tolerance"], demo["beats_baseline"]) == (1, 2, 2)
+    assert (demo["weak_evidence"], demo["imprecise"]) == (1, 1)
+    assert demo["pct_beats_baseline"] == pytest.approx(200 / 3)
     assert worst_cells(_table(), 1)["row"].tolist() == ["load"]
 
 
+def test_pooled_row_adds_the_studies_up():
+    both = pd.concat([_table(), _table().assign(study="other")], ignore_index=True)
+    board = scoreboard(both).set_index("study")
+    assert board.loc[POOLED, "prediction"] == 6 and board.loc[POOLED, "beats_baseline"] == 4
+
+
+def test_in_words_names_the_calibration_cells_and_the_counts():
+    words = in_words(_table())
+    assert "1 published cells set parameters: Table 1 dump (c)" in words
+    assert "1 follow by construction" in words
+    assert "3 are predictions: 1 within 10%, 2 within their tolerance, and 2 beat the no-change baseline" in words
+
+
 def test_worst_cells_rank_by_multiples_of_each_cells_own_tolerance():
-    cells = [Cell("T", "time", "a", published=100.0, model=130.0, role="prediction"),  # 3 tolerances off
-             Cell("T", "tapes", "a", published=5, model=9, role="prediction", tolerance=1,
-                  tolerance_kind="absolute"),  # 4 tolerances off, though only 80% relative error
-             Cell("T", "idle", "a", published=0.0, model=2.0, role="prediction", tolerance=4,
-                  tolerance_kind="absolute")]  # half a tolerance
-    first = comparison_table(cells[:2], study="one", document="A")
-    second = comparison_table(cells[2:], study="two", document="B")
+    first = comparison_table([_cell("time", 100.0, 130.0),                     # 3 tolerances off
+                              _cell("tapes", 5, 9, tolerance=ONE_TAPE)],       # 4 off, though 80% relative
+                             study="one", document="A")
+    second = comparison_table([_cell("idle", 0.0, 2.0, baseline=1.0,
+                                     tolerance=resolution(4.0, "printed in whole seconds"))],
+                              study="two", document="B")
     both = pd.concat([first, second], ignore_index=True)
     worst = worst_cells(both, 2)
     assert worst["row"].tolist() == ["tapes", "time"]
@@ -48,15 +80,55 @@ def test_worst_cells_rank_by_multiples_of_each_cells_own_tolerance():
     assert worst_cells(both, 1, per_study=True)[["study", "row"]].values.tolist() == [["one", "tapes"], ["two", "idle"]]
 
 
-def test_zero_published_has_no_relative_error():
-    assert math.isnan(Cell("t", "r", "c", published=0.0, model=1.0, role="prediction").rel_error)
+def test_zero_published_needs_an_absolute_tolerance():
+    with pytest.raises(ValueError, match="a published zero has no relative error"):
+        _cell("idle", 0.0, 1.0)
+    assert math.isnan(_cell("idle", 0.0, 1.0, baseline=1.0, tolerance=resolution(1.0, "whole s")).rel_error)
+
+
+def test_tolerance_policy_allows_wider_only_with_a_ground_and_a_reason():
+    assert DEFAULT == Tolerance(0.10)
+    assert documented(0.10, "+/-10% run to run").ground == "document"
+    with pytest.raises(ValueError, match=r"Tolerance.value = 0.25 is not allowed with ground 'default'"):
+        Tolerance(0.25)
+    with pytest.raises(ValueError, match=r"Tolerance.reason = '' is not allowed"):
+        Tolerance(0.25, ground="document")
+    with pytest.raises(ValueError, match=r"Tolerance.ground = 'generous' is not allowed"):
+        Tolerance(0.25, ground="generous", reason="why not")
+
+
+def test_a_prediction_needs_a_baseline_and_a_derived_cell_a_note():
+    with pytest.raises(ValueError, match=r"Cell.baseline = nan is not finite"):
+        Cell(Published("t", "r", "c", 1.0), model=1.0, role="prediction")
+    with pytest.raises(ValueError, match=r"Cell.note = '' is not allowed"):
+        Cell(Published("t", "r", "c", 1.0), model=1.0, role="derived")
+
+
+def test_the_same_published_cell_cannot_be_compared_twice():
+    with pytest.raises(ValueError, match="compare the same published cell twice"):
+        comparison_table([_cell("a", 1.0, 1.0), _cell("a", 1.0, 1.1)], study="s", document="d")
 
 
 @pytest.mark.parametrize(("changes", "name"), [
-    ({"role": "fitted"}, "role"), ({"tolerance_kind": "ratio"}, "tolerance_kind"),
-    ({"tolerance": -1.0}, "tolerance"), ({"model": "12"}, "model"),
+    ({"role": "fitted"}, "role"), ({"model": "12"}, "model"), ({"model": math.inf}, "model"),
+    ({"model": True}, "model"), ({"ci_half_width": -1.0}, "ci_half_width"), ({"ci_half_width": "abc"}, "ci_half_width"),
+    ({"ci_half_width": None}, "ci_half_width"), ({"tolerance": 0.1}, "tolerance"), ({"published": 1.0}, "published"),
+    ({"baseline": math.nan}, "baseline"),
 ])
 def test_bad_cells_raise(changes, name):
-    arguments = dict(table="t", row="r", column="c", published=1.0, model=1.0, role="prediction") | changes
+    arguments = dict(published=Published("t", "r", "c", 1.0), model=1.0, role="prediction", baseline=2.0) | changes
     with pytest.raises(ValueError, match=rf"Cell\.{name} = "):
         Cell(**arguments)
+
+
+@pytest.mark.parametrize(("changes", "name"), [
+    ({"value": math.nan}, "value"), ({"value": "1"}, "value"), ({"table": ""}, "table"), ({"row": 3}, "row"),
+])
+def test_bad_published_cells_raise(changes, name):
+    with pytest.raises(ValueError, match=rf"Published\.{name} = "):
+        Published(**(dict(table="t", row="r", column="c", value=1.0) | changes))
+
+
+def test_worst_cells_refuses_a_negative_count():
+    with pytest.raises(ValueError, match=r"count = -1 is out of range"):
+        worst_cells(_table(), -1)

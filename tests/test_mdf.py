@@ -7,7 +7,7 @@ from perfstudies.accuracy import study_comparison
 from perfstudies.data import load
 from perfstudies.fifo import FIFONode
 from perfstudies.models.mdf import analytic
-from perfstudies.models.mdf.delay_node import DelayNode
+from perfstudies.delay import DelayNode
 from perfstudies.models.mdf.network import device_model, ims_model, ims_network, tso_model
 from perfstudies.models.mdf.params import DeviceParams, ImsParams, PanelParams, TsoParams
 from perfstudies.models.mdf.slices import Windows, domain_windows

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from perfstudies.reference import QueueParams, queue_model, queue_network
-from perfstudies.runner import population_at_start, replicate, replication_seeds, run_ciw, summarize
+from perfstudies.runner import replicate, replicate_until, replication_seeds, run_ciw, summarize
 
 
 def test_same_seed_gives_identical_tables():
@@ -56,10 +56,32 @@ def test_bad_arguments_name_the_parameter(call, name):
         call()
 
 
-def test_population_at_start_brings_the_whole_population_and_then_nobody():
-    arrivals = population_at_start(3, gap=0.5)
-    assert [arrivals.sample() for _ in range(4)] == [0.5, 0.5, 0.5, math.inf]
-    with pytest.raises(ValueError, match=r"count = 0 is out of range"):
-        population_at_start(0, gap=0.5)
-    with pytest.raises(ValueError, match=r"gap = 0 is out of range: allowed gap > 0"):
-        population_at_start(2, gap=0)
+def test_replicate_until_adds_replications_until_the_interval_is_narrow_enough():
+    params = QueueParams(max_time=400.0, warmup=40.0)
+    loose = replicate_until(queue_model, params, {"mean_wait": 100.0}, seed=3, initial=3, cap=30)
+    assert loose.runs["replication"].nunique() == 3 and loose.imprecise == ()
+    wide = loose.half_width("mean_wait")
+    tight = replicate_until(queue_model, params, {"mean_wait": wide / 2}, seed=3, initial=3, cap=30)
+    count = tight.runs["replication"].nunique()
+    assert 3 < count <= 30
+    assert tight.half_width("mean_wait") <= wide / 2 or tight.imprecise == ("mean_wait",)
+    # the result is exactly what replicate gives for that count: replication i keeps its seed
+    same = replicate(queue_model, params, replications=count, seed=3, progress=False)
+    pd.testing.assert_frame_equal(tight.runs, same.runs)
+
+
+def test_replicate_until_reports_a_cap_it_hits():
+    result = replicate_until(queue_model, QueueParams(max_time=200.0, warmup=20.0), {"mean_wait": 1e-9},
+                             seed=1, initial=2, cap=4)
+    assert result.runs["replication"].nunique() == 4
+    assert result.imprecise == ("mean_wait",)
+
+
+@pytest.mark.parametrize(("arguments", "name"), [
+    (dict(precision={}), "precision"), (dict(precision={"mean_wait": 0.0}), r"precision\['mean_wait'\]"),
+    (dict(precision={"nope": 1.0}), "precision names"), (dict(precision={"mean_wait": 1.0}, initial=1), "initial"),
+    (dict(precision={"mean_wait": 1.0}, initial=5, cap=4), "cap"),
+])
+def test_replicate_until_refuses_bad_arguments(arguments, name):
+    with pytest.raises(ValueError, match=rf"^{name}"):
+        replicate_until(queue_model, QueueParams(max_time=100.0, warmup=10.0), **arguments)

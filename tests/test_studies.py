@@ -10,12 +10,14 @@ import math
 import pytest
 import yaml
 
-from perfstudies.accuracy import collect, study_comparison
-from perfstudies.compare import COLUMNS
+from perfstudies.accuracy import collect, markdown_board, readme_board, study_comparison
+from perfstudies.compare import COLUMNS, TEN_PERCENT
 from perfstudies.paths import DATA, ROOT
 from perfstudies.studies import STUDIES, study_module
 
 KEYS = list(STUDIES)
+#: Words in a cell's note that say it follows without the model's mechanism.
+BY_CONSTRUCTION = r"by definition|by construction|identically|reciprocal of|copy of"
 
 
 def _toc_files() -> list[str]:
@@ -45,7 +47,7 @@ def test_study_module_provides_the_protocol(key):
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_comparison_is_the_standard_table_with_calibrations_and_predictions(key):
+def test_comparison_is_the_standard_table_with_its_roles(key):
     table = study_comparison(key)
     assert list(table.columns) == COLUMNS
     assert set(table["study"]) == {key}
@@ -55,9 +57,38 @@ def test_comparison_is_the_standard_table_with_calibrations_and_predictions(key)
     assert table["model"].map(math.isfinite).all(), "every compared cell has a finite model value"
     calibrated = table[table["role"] == "calibration"]
     assert calibrated["within_tolerance"].all(), f"calibration did not take:\n{calibrated}"
-    assert not table.duplicated(["table", "row", "column"]).any(), "each published cell is compared once"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_prediction_has_a_baseline_and_a_precise_model_value(key):
+    predicted = study_comparison(key).query("role == 'prediction'")
+    assert predicted["baseline"].map(math.isfinite).all(), "every predicted cell has a no-change baseline"
+    imprecise = predicted[~predicted["precise"].astype(bool)]
+    assert imprecise.empty, f"CI half-width above a quarter of the tolerance:\n{imprecise[['row', 'column']]}"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_no_prediction_holds_by_construction(key):
+    table = study_comparison(key)
+    by_construction = table["note"].str.contains(BY_CONSTRUCTION, case=False, regex=True)
+    wrong = table[by_construction & (table["role"] == "prediction")]
+    assert wrong.empty, f"cells whose note says they hold by construction are labelled prediction:\n{wrong}"
+    derived = table[table["role"] == "derived"]
+    assert derived["note"].str.strip().astype(bool).all(), "every derived cell says how it follows"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_wider_tolerances_carry_their_ground(key):
+    table = study_comparison(key)
+    default = (table["tolerance"] == TEN_PERCENT) & (table["tolerance_kind"] == "relative")
+    assert table.loc[~default, "tolerance_reason"].str.strip().astype(bool).all()
 
 
 def test_scoreboard_gathers_every_study():
     table = collect()
     assert list(table["study"].unique()) == KEYS
+
+
+def test_readme_shows_the_scoreboard_make_accuracy_prints():
+    shown = readme_board((ROOT / "README.md").read_text())
+    assert shown == markdown_board(collect()), "README's scoreboard drifted: run python -m perfstudies.accuracy --readme"

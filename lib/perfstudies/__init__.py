@@ -3,16 +3,21 @@
 The package is organised as one small module per job:
 
 ``fifo``       a FIFO Ciw node that does not rebuild its waiting list.
+``delay``      an infinite-server Ciw node with a heap of departures.
+``networks``   building blocks of the studies' networks: closed populations,
+               Gamma by mean, per-run node state.
 ``params``     validated, immutable parameter records.
 ``runner``     seeded runs and replications with confidence intervals.
 ``sweep``      many parameter points x replications, locally or on Dask.
-``compare``    the standard published-vs-model comparison table.
+``compare``    the standard published-vs-model comparison table: three roles,
+               no-change baselines, one tolerance policy, the scoreboard.
 ``data``       published tables as CSV files checked against their manifests.
 ``charts``     Altair helpers, including the offline renderer used by the book.
 ``diagrams``   queueing-network diagrams and timelines, drawn with Altair.
 ``widgets``    ipywidgets helpers that build controls from parameter records.
 ``reference``  textbook queues (M/M/1, M/M/c, M/M/1/K) with closed forms.
-``studies``    the registry of studies; ``models`` holds one module per study.
+``studies``    the registry of studies and the skeleton every study package
+               follows; ``models`` holds one package per study.
 """
 
 __version__ = "0.1.0"

@@ -1,22 +1,30 @@
 """The accuracy scoreboard: every study's comparison table in one place.
 
 ``python -m perfstudies.accuracy`` (``make accuracy``) runs each registered
-study's comparison, writes one row per compared cell to
-``_build/accuracy.csv`` and prints a per-study summary.  The book's Accuracy
-page calls :func:`collect` too, and both read the same disk memo, so the page
-and the file show the same numbers.
+study's comparison, writes one row per compared cell (every column of
+:data:`perfstudies.compare.COLUMNS`) to ``_build/accuracy.csv`` and prints the
+three-role scoreboard, per study and pooled, with the worst predicted cells.
+``--readme`` also rewrites the scoreboard table in ``README.md``; a test fails
+when the README's figures drift from the ones computed here.  The book's
+Accuracy page calls :func:`collect` too, and all of them read the same disk
+memo, so page, file and README show the same numbers.
 """
 
+import re
 import sys
 
 import pandas as pd
 
 from perfstudies.cache import memoized
-from perfstudies.compare import COLUMNS, scoreboard
-from perfstudies.paths import BUILD
+from perfstudies.compare import COLUMNS, scoreboard, worst_cells
+from perfstudies.paths import BUILD, ROOT
 from perfstudies.studies import STUDIES, study_module
 
 OUTPUT = BUILD / "accuracy.csv"
+README = ROOT / "README.md"
+#: The README's scoreboard sits between these two lines.
+README_START = "<!-- scoreboard: start (python -m perfstudies.accuracy --readme) -->"
+README_END = "<!-- scoreboard: end -->"
 
 
 def study_comparison(key: str) -> pd.DataFrame:
@@ -32,15 +40,56 @@ def collect(keys: list[str] | None = None) -> pd.DataFrame:
     return pd.concat([study_comparison(key) for key in keys], ignore_index=True)
 
 
-def main() -> int:
+def markdown_board(table: pd.DataFrame) -> str:
+    """The scoreboard as the Markdown table README.md shows."""
+    lines = ["| study | cells | calibration / derived / prediction | predicted within 10% "
+             "| within tolerance | beat the no-change baseline | weak evidence |",
+             "|---|---|---|---|---|---|---|"]
+    for row in scoreboard(table).itertuples():
+        share = f"{row.within_10pct} of {row.prediction} ({row.pct_within_10pct:.0f}%)"
+        lines.append(f"| {row.study} | {row.cells} | {row.calibration} / {row.derived} / {row.prediction} "
+                     f"| {share} | {row.pct_within_tolerance:.0f}% | {row.beats_baseline} "
+                     f"({row.pct_beats_baseline:.0f}%) | {row.weak_evidence} |")
+    return "\n".join(lines)
+
+
+def readme_board(text: str) -> str:
+    """The scoreboard block of a README text (between the markers), or a ValueError."""
+    found = re.search(re.escape(README_START) + r"\n(.*?)\n" + re.escape(README_END), text, flags=re.DOTALL)
+    if found is None:
+        raise ValueError(f"README.md has no scoreboard block: allowed a block between {README_START!r} "
+                         f"and {README_END!r}")
+    return found.group(1)
+
+
+def rewrite_readme(table: pd.DataFrame) -> None:
+    """Replace README.md's scoreboard block with the figures of ``table``."""
+    text = README.read_text()
+    old = readme_board(text)
+    README.write_text(text.replace(f"{README_START}\n{old}\n{README_END}",
+                                   f"{README_START}\n{markdown_board(table)}\n{README_END}"))
+
+
+def main(argv: list[str]) -> int:
+    if argv not in ([], ["--readme"]):
+        print("usage: python -m perfstudies.accuracy [--readme]", file=sys.stderr)
+        return 2
     table = collect()
     BUILD.mkdir(exist_ok=True)
     table.to_csv(OUTPUT, index=False)
-    with pd.option_context("display.width", 140, "display.max_columns", 20):
-        print(scoreboard(table).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    board = scoreboard(table)
+    with pd.option_context("display.width", 160, "display.max_columns", 30):
+        print(board.to_string(index=False, float_format=lambda v: f"{v:.0f}"))
+        print("\nWorst predicted cells of each study, in multiples of their tolerance:")
+        worst = worst_cells(table, 3, per_study=True)
+        print(worst[["study", "table", "row", "column", "published", "model", "baseline", "tolerances_off"]]
+              .to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     print(f"\n{len(table)} cells written to {OUTPUT}")
+    if argv == ["--readme"]:
+        rewrite_readme(table)
+        print(f"scoreboard rewritten in {README}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -1,11 +1,28 @@
-"""The standard published-vs-model comparison table every study reports through.
+"""The standard published-vs-model comparison table and the honest scoreboard built from it.
 
-Each compared number is a :class:`Cell`: where it sits in the document (table,
-row, column), the published value, the model's value with its confidence
-half-width, and its *role*: ``calibration`` when the published value was used
-to set a model parameter, ``prediction`` when the model produced it unaided.
-:func:`comparison_table` turns cells into one DataFrame with the relative error
-and whether each cell is within its tolerance.
+Each compared number is a :class:`Cell`: where it sits in the document (a
+:class:`Published` cell), the model's value with its confidence half-width,
+its *role* and a *no-change baseline*:
+
+``calibration``  the published value set a model parameter (shows that the fit took);
+``derived``      it follows from calibrated cells or from the model's structure by
+                 definition, arithmetic or construction (the note says which);
+                 shown, never scored;
+``prediction``   a mechanism produced it from cells it never saw; only these are scored.
+
+The *baseline* of a predicted cell is the answer a capacity planner would give
+without the model: the same quantity in the study's reference configuration
+(the BASE column, the fast-path-off run, one stripe, the one-drive dump, ...).
+A prediction is evidence when it beats that baseline; a baseline that is
+already within tolerance makes the cell *weak evidence*, whatever the model says.
+
+One tolerance policy holds for every study (:class:`Tolerance`): 10% relative
+by default; wider only where the document itself states a measurement
+variability (:func:`documented`) or where the printed resolution of the
+number demands it (:func:`resolution`), each with its quote or reason.  A
+simulated number is compared only once its 95% confidence half-width is at
+most a quarter of its tolerance (column ``precise``); the studies add
+replications until it is (:func:`perfstudies.runner.replicate_until`).
 """
 
 import dataclasses
@@ -15,12 +32,139 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-ROLES = ("calibration", "prediction")
+ROLES = ("calibration", "derived", "prediction")
 TOLERANCE_KINDS = ("relative", "absolute")
+#: Why a tolerance is what it is: the policy's default, a variability the
+#: document states, or the resolution at which the document prints the number.
+TOLERANCE_GROUNDS = ("default", "document", "resolution")
+#: A simulated number is precise enough to compare when its CI half-width is at
+#: most this fraction of its tolerance.
+PRECISION_FRACTION = 0.25
+#: The share of the published value the scoreboard's tolerance-free column uses.
+TEN_PERCENT = 0.10
 
 #: Columns of every comparison table, in order.
 COLUMNS = ["study", "document", "table", "row", "column", "published", "model", "ci_half_width",
-           "rel_error", "role", "tolerance", "tolerance_kind", "within_tolerance", "note"]
+           "rel_error", "within_10pct", "role", "tolerance", "tolerance_kind", "tolerance_reason",
+           "within_tolerance", "precise", "baseline", "baseline_rel_error", "beats_baseline",
+           "weak_evidence", "note"]
+
+
+def _number(owner: str, name: str, value, *, allow_nan: bool = False) -> float:
+    """``value`` as a float, or a ValueError naming ``owner.name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{owner}.{name} = {value!r} has the wrong type: allowed a real number")
+    value = float(value)
+    if math.isnan(value) and allow_nan:
+        return value
+    if not math.isfinite(value):
+        raise ValueError(f"{owner}.{name} = {value!r} is not finite: allowed a finite number"
+                         + (" or NaN" if allow_nan else ""))
+    return value
+
+
+def _text(owner: str, name: str, value, *, empty: bool = True) -> str:
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        allowed = "a string" if empty else "a non-empty string"
+        raise ValueError(f"{owner}.{name} = {value!r} is not allowed: allowed {allowed}")
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Published:
+    """A named published number: where it sits in the document, and its value.
+
+    The one record every study uses to name the cells it calibrates on and
+    compares with.  ``value`` is transcribed from ``data/``, never typed in.
+
+    Examples
+    --------
+    >>> Published("Table 1", "elapsed_s", "SPTAPE DUMP 1", 8_400.0)
+    Published(table='Table 1', row='elapsed_s', column='SPTAPE DUMP 1', value=8400.0)
+    """
+
+    table: str
+    row: str
+    column: str
+    value: float
+
+    def __post_init__(self):
+        for name in ("table", "row", "column"):
+            _text("Published", name, getattr(self, name), empty=False)
+        object.__setattr__(self, "value", _number("Published", "value", self.value))
+
+    @property
+    def where(self) -> str:
+        """``"table · row · column"``, the cell's name in words."""
+        return f"{self.table} · {self.row} · {self.column}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Tolerance:
+    """How far a model value may lie from the published one, and why.
+
+    Parameters
+    ----------
+    value : float
+        A fraction of the published value for ``relative``, in the cell's unit
+        for ``absolute``.
+    kind : {"relative", "absolute"}
+    ground : {"default", "document", "resolution"}
+        The policy's default (10% relative), a variability the document itself
+        states, or the printed resolution of the number.
+    reason : str
+        The document's words (``document``) or the resolution argument
+        (``resolution``); required for both.
+
+    Use :data:`DEFAULT`, :func:`documented` and :func:`resolution` rather than
+    building one by hand.
+    """
+
+    value: float
+    kind: str = "relative"
+    ground: str = "default"
+    reason: str = ""
+
+    def __post_init__(self):
+        value = _number("Tolerance", "value", self.value)
+        if value < 0:
+            raise ValueError(f"Tolerance.value = {value!r} is out of range: allowed value >= 0")
+        object.__setattr__(self, "value", value)
+        if self.kind not in TOLERANCE_KINDS:
+            raise ValueError(f"Tolerance.kind = {self.kind!r} is not allowed: allowed one of {list(TOLERANCE_KINDS)}")
+        if self.ground not in TOLERANCE_GROUNDS:
+            raise ValueError(f"Tolerance.ground = {self.ground!r} is not allowed: "
+                             f"allowed one of {list(TOLERANCE_GROUNDS)}")
+        _text("Tolerance", "reason", self.reason)
+        if self.ground != "default" and not self.reason.strip():
+            raise ValueError(f"Tolerance.reason = {self.reason!r} is not allowed: a {self.ground!r} "
+                             "tolerance must quote the document or give the resolution argument")
+        if self.ground == "default" and (value, self.kind) != (TEN_PERCENT, "relative"):
+            raise ValueError(f"Tolerance.value = {value!r} is not allowed with ground 'default': the default "
+                             f"is {TEN_PERCENT} relative; a wider one needs ground 'document' or 'resolution'")
+
+    def allowed_error(self, published: float) -> float:
+        """The tolerance in the cell's own unit (absolute error allowed at ``published``)."""
+        return self.value * abs(published) if self.kind == "relative" else self.value
+
+    def describe(self) -> str:
+        """``"±10%"`` or ``"±1"`` (with the reason, if any, after a colon)."""
+        size = f"±{self.value:.0%}" if self.kind == "relative" else f"±{self.value:g}"
+        return f"{size}: {self.reason}" if self.reason else size
+
+
+#: The policy's default: 10% relative.
+DEFAULT = Tolerance(TEN_PERCENT)
+
+
+def documented(value: float, quote: str, kind: str = "relative") -> Tolerance:
+    """A tolerance the document itself states as its measurement variability (quote it)."""
+    return Tolerance(value, kind, "document", quote)
+
+
+def resolution(value: float, reason: str, kind: str = "absolute") -> Tolerance:
+    """A tolerance the printed resolution demands (integer counts ±1, integer percentages ±1 point, ...)."""
+    return Tolerance(value, kind, "resolution", reason)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,85 +173,162 @@ class Cell:
 
     Parameters
     ----------
-    table, row, column : str
-        Where the number sits in the document.
-    published : float
-        The document's value (transcribed from ``data/``, never typed in).
+    published : Published
+        The document's cell.
     model : float
         The model's value (mean over replications for simulated numbers).
-    role : {"calibration", "prediction"}
-        Whether the published value was used to set a parameter.
+    role : {"calibration", "derived", "prediction"}
+        See the module docstring.
     ci_half_width : float
         95% confidence half-width of ``model``; NaN for exact numbers.
-    tolerance : float
-        Allowed error: a fraction for ``relative``, in the cell's unit for
-        ``absolute`` (for example one tape, or five percentage points).
-    tolerance_kind : {"relative", "absolute"}
+    baseline : float
+        The no-change baseline's value for this cell (required for predictions;
+        NaN otherwise allowed).
+    tolerance : Tolerance
+        :data:`DEFAULT` unless the document or the printed resolution says otherwise.
     note : str
-        Anything a reader needs to read the row (units, why it misses).
+        What a reader needs to read the row; for a derived cell, how it follows
+        (required).
     """
 
-    table: str
-    row: str
-    column: str
-    published: float
+    published: Published
     model: float
     role: str
     ci_half_width: float = math.nan
-    tolerance: float = 0.10
-    tolerance_kind: str = "relative"
+    baseline: float = math.nan
+    tolerance: Tolerance = DEFAULT
     note: str = ""
 
     def __post_init__(self):
+        if not isinstance(self.published, Published):
+            raise ValueError(f"Cell.published = {self.published!r} has the wrong type: allowed a Published cell")
         if self.role not in ROLES:
             raise ValueError(f"Cell.role = {self.role!r} is not allowed: allowed one of {list(ROLES)}")
-        if self.tolerance_kind not in TOLERANCE_KINDS:
-            raise ValueError(f"Cell.tolerance_kind = {self.tolerance_kind!r} is not allowed: "
-                             f"allowed one of {list(TOLERANCE_KINDS)}")
-        if not self.tolerance >= 0:
-            raise ValueError(f"Cell.tolerance = {self.tolerance!r} is out of range: allowed tolerance >= 0")
-        for name in ("published", "model"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Real) or isinstance(value, bool):
-                raise ValueError(f"Cell.{name} = {value!r} has the wrong type: allowed a number")
-            object.__setattr__(self, name, float(value))
+        if not isinstance(self.tolerance, Tolerance):
+            raise ValueError(f"Cell.tolerance = {self.tolerance!r} has the wrong type: allowed a Tolerance")
+        _text("Cell", "note", self.note, empty=self.role != "derived")
+        object.__setattr__(self, "model", _number("Cell", "model", self.model))
+        half_width = _number("Cell", "ci_half_width", self.ci_half_width, allow_nan=True)
+        if half_width < 0:
+            raise ValueError(f"Cell.ci_half_width = {half_width!r} is out of range: allowed >= 0 or NaN")
+        object.__setattr__(self, "ci_half_width", half_width)
+        baseline = _number("Cell", "baseline", self.baseline, allow_nan=self.role != "prediction")
+        object.__setattr__(self, "baseline", baseline)
+        if self.tolerance.kind == "relative" and self.published.value == 0:
+            raise ValueError(f"Cell.tolerance = {self.tolerance!r} is not allowed for {self.published.where}: "
+                             "a published zero has no relative error; use an absolute resolution tolerance")
 
     @property
     def rel_error(self) -> float:
         """``(model - published) / |published|``; NaN when published is 0."""
-        if self.published == 0:
-            return math.nan
-        return (self.model - self.published) / abs(self.published)
+        return _relative(self.model, self.published.value)
 
     @property
     def within_tolerance(self) -> bool:
-        if self.tolerance_kind == "absolute":
-            return abs(self.model - self.published) <= self.tolerance
-        return not math.isnan(self.rel_error) and abs(self.rel_error) <= self.tolerance
+        return abs(self.model - self.published.value) <= self.tolerance.allowed_error(self.published.value)
+
+    @property
+    def precise(self) -> bool:
+        """Whether the CI half-width is at most :data:`PRECISION_FRACTION` of the tolerance."""
+        if math.isnan(self.ci_half_width):
+            return True
+        return self.ci_half_width <= PRECISION_FRACTION * self.tolerance.allowed_error(self.published.value)
+
+    @property
+    def beats_baseline(self) -> bool | None:
+        """Whether the model is closer to the published value than the baseline (None without one)."""
+        if math.isnan(self.baseline):
+            return None
+        return abs(self.model - self.published.value) < abs(self.baseline - self.published.value)
+
+    @property
+    def weak_evidence(self) -> bool | None:
+        """Whether the baseline alone is already within tolerance (None without one)."""
+        if math.isnan(self.baseline):
+            return None
+        return abs(self.baseline - self.published.value) <= self.tolerance.allowed_error(self.published.value)
+
+    def row(self) -> dict:
+        """The cell as one row of :data:`COLUMNS` (without ``study`` and ``document``)."""
+        p = self.published
+        return {"table": p.table, "row": p.row, "column": p.column, "published": p.value, "model": self.model,
+                "ci_half_width": self.ci_half_width, "rel_error": self.rel_error,
+                "within_10pct": abs(self.model - p.value) <= TEN_PERCENT * abs(p.value), "role": self.role,
+                "tolerance": self.tolerance.value, "tolerance_kind": self.tolerance.kind,
+                "tolerance_reason": self.tolerance.reason, "within_tolerance": self.within_tolerance,
+                "precise": self.precise, "baseline": self.baseline,
+                "baseline_rel_error": _relative(self.baseline, p.value), "beats_baseline": self.beats_baseline,
+                "weak_evidence": self.weak_evidence, "note": self.note}
+
+
+def _relative(value: float, published: float) -> float:
+    if published == 0 or math.isnan(value):
+        return math.nan
+    return (value - published) / abs(published)
 
 
 def comparison_table(cells: Iterable[Cell], study: str, document: str) -> pd.DataFrame:
     """Return the standard comparison table (columns :data:`COLUMNS`) for ``cells``."""
-    rows = [{"study": study, "document": document, **dataclasses.asdict(cell),
-             "rel_error": cell.rel_error, "within_tolerance": cell.within_tolerance} for cell in cells]
+    _text("comparison_table", "study", study, empty=False)
+    _text("comparison_table", "document", document, empty=False)
+    rows = []
+    for cell in cells:
+        if not isinstance(cell, Cell):
+            raise ValueError(f"cells item {cell!r} has the wrong type: allowed Cell")
+        rows.append({"study": study, "document": document, **cell.row()})
     if not rows:
         raise ValueError("cells is empty: allowed a non-empty iterable of Cell")
-    return pd.DataFrame(rows, columns=COLUMNS)
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    repeated = table[table.duplicated(["table", "row", "column"], keep=False)]
+    if not repeated.empty:
+        raise ValueError(f"cells compare the same published cell twice: {repeated[['table', 'row', 'column']].values.tolist()}")
+    return table
+
+
+#: Label of the scoreboard row that pools every study.
+POOLED = "all studies"
 
 
 def scoreboard(table: pd.DataFrame) -> pd.DataFrame:
-    """Per-study summary: cell counts by role and the share of predictions within tolerance and 10%."""
-    predicted = table[table["role"] == "prediction"]
-    summary = table.groupby("study", sort=False).agg(
-        cells=("role", "size"),
-        calibrated=("role", lambda r: int((r == "calibration").sum())),
-        predicted=("role", lambda r: int((r == "prediction").sum())),
-    )
-    by_study = predicted.groupby("study", sort=False)
-    summary["predicted_within_tolerance"] = by_study["within_tolerance"].mean()
-    summary["predicted_within_10pct"] = by_study["rel_error"].apply(lambda e: (e.abs() <= 0.10).mean())
-    summary["worst_abs_rel_error"] = table.groupby("study", sort=False)["rel_error"].apply(lambda e: e.abs().max())
-    return summary.reset_index()
+    """Per study and pooled: cells by role, and how the predicted cells fare.
+
+    Columns: ``study``, ``cells``, ``calibration``, ``derived``, ``prediction``,
+    ``within_10pct`` and ``within_tolerance`` (counts of predicted cells),
+    ``beats_baseline``, ``weak_evidence`` (predicted cells whose baseline is
+    already within tolerance), ``imprecise`` (predicted cells whose CI is wider
+    than a quarter of their tolerance), and the shares ``pct_within_10pct``,
+    ``pct_within_tolerance``, ``pct_beats_baseline`` of the predicted cells.
+    """
+    studies = list(dict.fromkeys(table["study"]))
+    rows = [_board_row(study, table[table["study"] == study]) for study in studies]
+    rows.append(_board_row(POOLED, table))
+    return pd.DataFrame(rows)
+
+
+def _board_row(study: str, cells: pd.DataFrame) -> dict:
+    predicted = cells[cells["role"] == "prediction"]
+    count = len(predicted)
+    row = {"study": study, "cells": len(cells)}
+    row.update({role: int((cells["role"] == role).sum()) for role in ROLES})
+    for column in ("within_10pct", "within_tolerance", "beats_baseline", "weak_evidence"):
+        row[column] = int(predicted[column].fillna(False).astype(bool).sum())
+    row["imprecise"] = int((~predicted["precise"].astype(bool)).sum())
+    for column in ("within_10pct", "within_tolerance", "beats_baseline"):
+        row[f"pct_{column}"] = 100.0 * row[column] / count if count else math.nan
+    return row
+
+
+def in_words(table: pd.DataFrame) -> str:
+    """The two-line summary a chapter's comparison section opens with."""
+    board = scoreboard(table).iloc[-1]
+    calibrated = table[table["role"] == "calibration"]
+    names = "; ".join(dict.fromkeys(calibrated["table"] + " " + calibrated["row"] + " (" + calibrated["column"] + ")"))
+    return (f"{board['calibration']} published cells set parameters: {names}. "
+            f"{board['derived']} follow by construction and are shown but not scored. "
+            f"{board['prediction']} are predictions: {board['within_10pct']} within 10%, "
+            f"{board['within_tolerance']} within their tolerance, and {board['beats_baseline']} beat "
+            f"the no-change baseline ({board['weak_evidence']} of them are cells the baseline already "
+            "gets within tolerance).")
 
 
 def tolerances_off(table: pd.DataFrame) -> pd.Series:
@@ -116,9 +337,10 @@ def tolerances_off(table: pd.DataFrame) -> pd.Series:
     This puts a tape count off by two tapes, a percentage off by eight points
     and a time off by 30% on one scale, so cells of different kinds rank fairly.
     """
-    absolute = table["tolerance_kind"] == "absolute"
-    error = (table["model"] - table["published"]).abs().where(absolute, table["rel_error"].abs())
-    return error / table["tolerance"].where(table["tolerance"] > 0)
+    allowed = table["tolerance"].where(table["tolerance_kind"] == "absolute",
+                                       table["tolerance"] * table["published"].abs())
+    error = (table["model"] - table["published"]).abs()
+    return error / allowed.where(allowed > 0)
 
 
 def worst_cells(table: pd.DataFrame, count: int = 10, per_study: bool = False) -> pd.DataFrame:
@@ -127,6 +349,8 @@ def worst_cells(table: pd.DataFrame, count: int = 10, per_study: bool = False) -
     With ``per_study`` the worst ``count`` of each study, in registry order,
     so one study's misses do not hide another's.
     """
+    if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 1:
+        raise ValueError(f"count = {count!r} is out of range: allowed an integer count >= 1")
     predicted = table[table["role"] == "prediction"].assign(tolerances_off=lambda t: tolerances_off(t))
     ranked = predicted.sort_values("tolerances_off", ascending=False, kind="stable")
     if per_study:

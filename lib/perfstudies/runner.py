@@ -26,6 +26,11 @@ from perfstudies.fifo import FIFONode
 
 Model = Callable[[object, int], Mapping[str, float]]
 
+#: Most replications any call may ask for (each is a full simulation).
+MAX_REPLICATIONS = 1_000
+#: Default cap of :func:`replicate_until`.
+DEFAULT_CAP = 40
+
 #: Seconds a loop runs before its progress bar appears; shorter loops stay quiet.
 PROGRESS_DELAY_S = 2.0
 
@@ -47,21 +52,9 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
     whatever the number of replications.
     """
     _check_count("seed", seed, low=0)
-    _check_count("replications", replications, low=1)
+    _check_count("replications", replications, low=1, high=MAX_REPLICATIONS)
     children = np.random.SeedSequence(seed).spawn(replications)
     return [int(child.generate_state(1)[0]) for child in children]
-
-
-def population_at_start(count: int, gap: float) -> ciw.dists.Sequential:
-    """An arrival distribution that brings ``count`` customers ``gap`` apart at the start, then none.
-
-    Ciw has no closed populations; a model injects its fixed population this
-    way and routes the customers round a loop instead of out of the network.
-    """
-    _check_count("count", count, low=1)
-    if not gap > 0:
-        raise ValueError(f"gap = {gap!r} is out of range: allowed gap > 0")
-    return ciw.dists.Sequential([gap] * count + [math.inf])
 
 
 def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class=FIFONode,
@@ -110,7 +103,7 @@ def records_frame(simulation: ciw.Simulation, warmup: float = 0.0) -> pd.DataFra
 
 @dataclasses.dataclass(frozen=True)
 class Replications:
-    """The result of :func:`replicate`.
+    """The result of :func:`replicate` or :func:`replicate_until`.
 
     Attributes
     ----------
@@ -119,10 +112,14 @@ class Replications:
         ``seed``, ``metric``, ``value``.
     confidence : float
         Confidence level of the intervals in :meth:`summary`.
+    imprecise : tuple of str
+        Metrics whose precision target :func:`replicate_until` could not meet
+        within its cap (empty when every target was met, or none was set).
     """
 
     runs: pd.DataFrame
     confidence: float = 0.95
+    imprecise: tuple = ()
 
     def summary(self) -> pd.DataFrame:
         """Per-metric ``n``, ``mean``, ``std``, ``half_width``, ``low``, ``high``."""
@@ -169,6 +166,70 @@ def replicate(model: Model, params, replications: int = 10, seed: int = 1, progr
     return Replications(pd.DataFrame(rows), confidence=confidence)
 
 
+def replicate_until(model: Model, params, precision: Mapping[str, float], seed: int = 1, initial: int = 5,
+                    cap: int = DEFAULT_CAP, confidence: float = 0.95, progress: bool = False) -> Replications:
+    """Replicate until every metric in ``precision`` has a CI half-width at most its target.
+
+    The sequential rule of Hoad, Robinson and Davies (2010, "Automated
+    selection of the number of replications for a discrete-event simulation",
+    *J. Oper. Res. Soc.* 61(11)): start with ``initial`` replications, and
+    while a target is missed add replications (half as many again as there
+    are, at least one) until it is met or ``cap`` is reached.  Replication *i*
+    keeps its seed whatever the final count (:func:`replication_seeds`), so the
+    result is the one ``replicate`` gives for that count.  Metrics still
+    missing their target at the cap are listed in ``Replications.imprecise``.
+
+    Parameters
+    ----------
+    precision : mapping
+        ``{metric: largest allowed CI half-width}``, in the metric's unit.
+    initial, cap : int
+        First and largest number of replications (2 <= initial <= cap <= MAX_REPLICATIONS).
+    """
+    check_sequential(initial, cap)
+    targets = precision_targets(precision)
+    seeds = replication_seeds(seed, cap)
+    rows: list[dict] = []
+    done = 0
+    count = initial
+    while True:
+        for index in range(done, count):
+            rows.extend(metric_rows(model(params, seeds[index]), replication=index, seed=seeds[index]))
+        done = count
+        result = Replications(pd.DataFrame(rows), confidence=confidence)
+        missed = missed_targets(result.summary(), targets)
+        if not missed or count == cap:
+            return dataclasses.replace(result, imprecise=tuple(missed))
+        count = min(cap, count + max(1, count // 2))
+
+
+def missed_targets(summary: pd.DataFrame, precision: Mapping[str, float]) -> list[str]:
+    """The metrics of ``precision`` whose half-width in ``summary`` exceeds their target."""
+    unknown = [metric for metric in precision if metric not in summary.index]
+    if unknown:
+        raise ValueError(f"precision names metrics {unknown} the model does not return: "
+                         f"allowed {list(summary.index)}")
+    return [metric for metric, target in precision.items()
+            if not summary.loc[metric, "half_width"] <= target]  # NaN (one replication) misses too
+
+
+def check_sequential(initial: int, cap: int) -> None:
+    """Raise the standard ValueError unless ``2 <= initial <= cap <= MAX_REPLICATIONS``."""
+    _check_count("initial", initial, low=2, high=MAX_REPLICATIONS)
+    _check_count("cap", cap, low=initial, high=MAX_REPLICATIONS)
+
+
+def precision_targets(precision: Mapping[str, float]) -> dict[str, float]:
+    """``precision`` checked: a non-empty ``{metric: largest allowed half-width > 0}``."""
+    if not isinstance(precision, Mapping) or not precision:
+        raise ValueError(f"precision = {precision!r} is not allowed: allowed a non-empty "
+                         "{metric: largest half-width} mapping")
+    for metric, target in precision.items():
+        if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < math.inf:
+            raise ValueError(f"precision[{metric!r}] = {target!r} is out of range: allowed 0 < half-width < inf")
+    return dict(precision)
+
+
 def metric_rows(metrics: Mapping[str, float], **keys) -> list[dict]:
     """Turn one replication's ``{metric: value}`` into tidy rows tagged with ``keys``."""
     return [{**keys, "metric": name, "value": float(value)} for name, value in metrics.items()]
@@ -189,6 +250,8 @@ def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: f
     return table
 
 
-def _check_count(name: str, value, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {name} >= {low}")
+def _check_count(name: str, value, low: int, high: int | None = None) -> None:
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low
+            or (high is not None and value > high)):
+        allowed = f"{low} <= {name} <= {high}" if high is not None else f"{name} >= {low}"
+        raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {allowed}")

@@ -1,14 +1,44 @@
-"""The registry of studies: one model module per source document.
+"""The registry of studies, and the one skeleton every study package follows.
 
-A study module in :mod:`perfstudies.models` provides
+Each source document is one study: a package ``perfstudies.models.<key>``, a
+``data/<key>/`` folder and a ``notebooks/<key>.md`` chapter.  A reader who has
+read one study package can read them all, because they share one layout (the
+modules in :data:`LAYERS`, lowest first)::
 
-``STUDY``          its key (the notebook and data folder share it),
-``DOCUMENT``       the source document's title, as the book cites it,
-``comparison()``   its standard comparison table (:mod:`perfstudies.compare`),
-``widget_run()``   the default model run one widget change triggers (benchmarked).
+    models/<key>/
+      __init__.py     STUDY, DOCUMENT, SEED and the public API (PUBLIC_API), nothing else
+      params.py       frozen records; every default with its unit and its source in the document
+      workload.py     (where needed) synthetic inputs
+      analytic.py     theory first: closed forms, bounds, MVA
+      mechanism.py    every Ciw Node / distribution / routing subclass of the study; each
+                      docstring names the mechanism and the passage of the document; __repr__
+      metrics.py      (where needed) records -> the report's quantities
+      network.py      build_network(params); model(params, seed) -> one replication's metrics
+      calibration.py  calibrate(): named published cells -> parameters
+      comparison.py   comparison(): every published cell, its role and its no-change baseline
+      explore.py      widget_run(params=None) and sweep_points(): the chapter's interactive parts
+      figures.py      every chart and diagram the chapter shows
 
-Adding a study means writing that module, a ``data/<key>/`` folder and a
-``notebooks/<key>.md`` chapter, and adding the key here.
+A module imports only modules listed before it (parameters flow *down*, from
+the chapter through explore, network and mechanism to Ciw, and results come
+back up as records -> metrics -> comparison, with no module calling back into
+one above it).  Chapters import only the study's public API.
+
+Conventions shared by every study:
+
+``SEED``       the base seed (in ``params.py``) of every simulated number the study
+               shows: calibration, comparison, widget re-runs and sweeps.  Replication
+               *i* of anything uses ``replication_seeds(SEED, n)[i]``, so the same
+               replication of the same configuration gives the same numbers wherever
+               it appears.
+``model``      ``model(params, seed) -> {metric: number}``, one replication.
+``widget_run`` ``widget_run(params=None)``: what one change of the live panel runs
+               (``None`` means the chapter's defaults); benchmarked by ``make bench``.
+``sweep_points`` the parameter records of the precomputed sweep behind the chapter's
+               kernel-free slider.
+``calibrate``  the calibrated parameters, each set from a named published cell.
+``comparison`` the standard comparison table (:mod:`perfstudies.compare`): every
+               published cell with its role and, for predictions, its baseline.
 """
 
 import importlib
@@ -22,6 +52,14 @@ STUDIES: dict[str, str] = {
     "diag44": "perfstudies.models.diag44",
     "mdf": "perfstudies.models.mdf",
 }
+
+#: The modules of a study package, lowest layer first; a module imports only earlier ones.
+LAYERS = ("params", "workload", "analytic", "mechanism", "metrics", "network", "calibration", "comparison",
+          "explore", "figures")
+#: Layers a study may leave out when it has nothing to put in them.
+OPTIONAL_LAYERS = ("workload", "metrics")
+#: Names every study's ``__init__`` exports.
+PUBLIC_API = ("STUDY", "DOCUMENT", "SEED", "model", "calibrate", "comparison", "widget_run", "sweep_points")
 
 
 def study_module(key: str) -> ModuleType:

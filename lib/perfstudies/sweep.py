@@ -11,11 +11,13 @@ import os
 import pickle
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import pandas as pd
-from perfstudies.runner import Model, metric_rows, progress_bar, replication_seeds
+
+from perfstudies.runner import (DEFAULT_CAP, Model, check_sequential, metric_rows, missed_targets,
+                                precision_targets, progress_bar, replication_seeds, summarize)
 
 
 def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int = 1,
@@ -46,15 +48,77 @@ def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int =
         Tidy rows: ``point``, the point's parameter fields, ``replication``,
         ``seed``, ``metric``, ``value``; ordered by point, replication, metric.
     """
-    points = list(points)
-    if not points:
-        raise ValueError("points is empty: allowed a non-empty sequence of parameter records")
+    points = _checked_points(points)
     if max_workers is not None and (isinstance(max_workers, bool) or not isinstance(max_workers, int)
                                     or max_workers < 1):
         raise ValueError(f"max_workers = {max_workers!r} is out of range: allowed an integer >= 1 or None")
     seeds = replication_seeds(seed, replications)
     tasks = [(model, index, point, rep, rep_seed)
              for index, point in enumerate(points) for rep, rep_seed in enumerate(seeds)]
+    return _execute(model, tasks, scheduler, max_workers, progress)
+
+
+def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str, float]], seed: int = 1,
+                initial: int = 5, cap: int = DEFAULT_CAP, scheduler: str | None = None,
+                max_workers: int | None = None, progress: bool = False) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
+    """:func:`run_sweep` with sequential replications: each point until its targets are met.
+
+    The rule of :func:`perfstudies.runner.replicate_until`, point by point:
+    every point starts with ``initial`` replications, and the points that miss
+    a target get more (half as many again, at least one) until they meet it or
+    reach ``cap``.  Replication *i* has the same seed at every point (common
+    random numbers) whatever the final counts, so the table holds exactly the
+    rows :func:`run_sweep` would give each point for its count.
+
+    Parameters
+    ----------
+    precision : sequence of mappings
+        One ``{metric: largest allowed CI half-width}`` per point (``{}`` for a
+        point that needs only ``initial`` replications).
+
+    Returns
+    -------
+    (pandas.DataFrame, list of (point, metric))
+        The tidy rows, ordered as :func:`run_sweep` orders them, and the
+        targets still missed at the cap.
+    """
+    points = _checked_points(points)
+    if len(precision) != len(points):
+        raise ValueError(f"precision has {len(precision)} entries: allowed one per point ({len(points)})")
+    targets = [precision_targets(target) if target else {} for target in precision]
+    check_sequential(initial, cap)
+    seeds = replication_seeds(seed, cap)
+    done = [0] * len(points)
+    wanted = [initial] * len(points)
+    frames, missed = [], []
+    while True:
+        tasks = [(model, index, point, rep, seeds[rep]) for index, point in enumerate(points)
+                 for rep in range(done[index], wanted[index])]
+        if tasks:
+            frames.append(_execute(model, tasks, scheduler, max_workers, progress))
+        done = list(wanted)
+        runs = pd.concat(frames, ignore_index=True)
+        summary = summarize(runs, by=["point", "metric"])
+        missed = [(index, metric) for index, target in enumerate(targets)
+                  for metric in missed_targets(summary.loc[index], target)]
+        short = sorted({index for index, _ in missed if done[index] < cap})
+        if not short:
+            ordered = runs.sort_values(["point", "replication"], kind="stable").reset_index(drop=True)
+            return ordered, missed
+        for index in short:
+            wanted[index] = min(cap, done[index] + max(1, done[index] // 2))
+
+
+def _checked_points(points: Sequence) -> list:
+    points = list(points)
+    if not points:
+        raise ValueError("points is empty: allowed a non-empty sequence of parameter records")
+    return points
+
+
+def _execute(model: Model, tasks: list, scheduler: str | None, max_workers: int | None,
+             progress: bool) -> pd.DataFrame:
+    """Run ``tasks`` on Dask, in one process, or on local worker processes; return the tidy rows."""
     bar = dict(description=f"sweep {getattr(model, '__name__', 'model')}", enabled=progress, total=len(tasks))
     if scheduler is not None:
         results = _run_on_dask(tasks, scheduler, bar)

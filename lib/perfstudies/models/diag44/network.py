@@ -35,7 +35,8 @@ import random
 import ciw
 
 from perfstudies.fifo import FIFONode
-from perfstudies.runner import population_at_start, run_ciw
+from perfstudies.networks import closed_population
+from perfstudies.runner import run_ciw
 
 from .params import DiagParams
 
@@ -259,7 +260,7 @@ def build_network(p: DiagParams) -> ciw.Network:
     never = ciw.dists.Sequential([math.inf])
 
     def inject(count):
-        return population_at_start(count, gap=1e-3) if count else never
+        return closed_population(count, gap=1e-3).arrivals if count else never
 
     network = ciw.create_network(
         arrival_distributions={c: [never, never, inject(counts.get(c, 0))] for c in classes},

@@ -20,7 +20,7 @@ can run it.  Times in the metrics are in the unit their name says.
 
 import ciw
 
-from perfstudies.models.mdf.delay_node import DelayNode
+from perfstudies.delay import DelayNode
 from perfstudies.models.mdf.dists import DomainArrivals, DomainWork, HeldCompletion
 from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams
 from perfstudies.runner import run_ciw

@@ -19,7 +19,8 @@ to the users' own I/O.
 import ciw
 
 from perfstudies.models.spxtape.params import ConcurrentParams
-from perfstudies.runner import population_at_start, run_ciw
+from perfstudies.networks import closed_population
+from perfstudies.runner import run_ciw
 
 #: Four spool volumes held the dumped files ("all contained on 4 of the spool volumes").
 DUMP_VOLUMES = 4
@@ -29,7 +30,7 @@ PAGES_PER_BLOCK = 8
 
 def volume_network(p: ConcurrentParams) -> ciw.Network:
     """One spool volume: the dump's queued reads (a closed loop) and the users' Poisson I/Os."""
-    reads = population_at_start(p.dump_reads_queued, gap=1e-9)
+    reads = closed_population(p.dump_reads_queued, gap=1e-9).arrivals
     users = ciw.dists.Exponential(p.user_io_rate) if p.user_io_rate > 0 else None
     return ciw.create_network(
         arrival_distributions={"dump": [reads], "users": [users]},

@@ -25,7 +25,8 @@ import ciw
 from perfstudies.fifo import FIFONode
 from perfstudies.models.spxtape.params import SpxtapeParams
 from perfstudies.models.spxtape.workload import Chunk, interleave, workload
-from perfstudies.runner import population_at_start, run_ciw
+from perfstudies.networks import closed_population
+from perfstudies.runner import run_ciw
 
 #: Gap between the arrivals that put every chunk in place at time ~0 (s).
 PLACE_GAP = 1e-9
@@ -135,7 +136,7 @@ class ToChunkVolume(ciw.routing.NodeRouting):
 
 def _arrivals(count: int):
     """All ``count`` customers of a node arrive at once (PLACE_GAP apart), then none."""
-    return population_at_start(count, PLACE_GAP) if count else None
+    return closed_population(count, PLACE_GAP).arrivals if count else None
 
 
 def _buffer_chunks(p: SpxtapeParams, per_volume: list[list[Chunk]]) -> int:

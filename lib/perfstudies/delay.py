@@ -5,7 +5,7 @@ scanning every customer present, after every event anywhere in the network.
 A think node holding a thousand terminals makes that the whole cost of a run.
 :class:`DelayNode` keeps the service end dates in a heap instead; entries of
 customers who have left are skipped lazily.  The next departure it reports is
-the one stock Ciw would find (``tests/test_mdf.py`` checks the records match).
+the one stock Ciw would find (``tests/test_delay.py`` checks the records match).
 """
 
 import heapq
