@@ -49,3 +49,23 @@ def test_cross_field_checks():
         QueueParams(arrival_rate=2.0)
     with pytest.raises(ValueError, match=r"QueueParams\.warmup"):
         QueueParams(max_time=10.0, warmup=20.0)
+
+
+def test_event_budget_names_the_fields_that_make_a_run_too_long():
+    from dataclasses import dataclass
+
+    from perfstudies.params import MAX_EVENTS, Params, param
+
+    @dataclass(frozen=True)
+    class Run(Params):
+        rate: float = param(1.0, low=0.0, high=1e6)
+        max_time: float = param(10.0, low=1.0, high=1e9)
+
+        def __post_init__(self):
+            super().__post_init__()
+            self.check_event_budget(2 * self.rate * self.max_time, ("max_time", "rate"))
+
+    Run(rate=MAX_EVENTS / 20, max_time=10.0)
+    with pytest.raises(ValueError, match=r"^Run.max_time = 1000000.0 is out of range: with max_time = 1000000.0, "
+                                         r"rate = 10.0, one replication needs about 2e\+07 simulated events.*reduce max_time or rate"):
+        Run(rate=10.0, max_time=1e6)

@@ -26,6 +26,11 @@ import math
 import numbers
 from typing import Any
 
+#: Most simulated events an accepted record may ask one replication for: about
+#: a minute of Ciw on this project's 2-core machine, so no accepted input runs
+#: for more than a few minutes (see :meth:`Params.check_event_budget`).
+MAX_EVENTS = 3_000_000
+
 
 def param(
     default: Any,
@@ -114,6 +119,21 @@ class Params:
         if start >= end:
             raise ValueError(f"{type(self).__name__}.{warmup} = {start!r} is out of range: "
                              f"allowed 0 <= {warmup} < {length} ({end})")
+
+    def check_event_budget(self, events: float, fields: tuple[str, ...]) -> None:
+        """Raise the standard ValueError when one replication would need more than ``MAX_EVENTS`` events.
+
+        ``events`` is the record's own estimate (for example arrival rate x
+        run length x nodes visited) and ``fields`` the fields it grows with,
+        which the message names so the reader knows what to reduce.  Call it
+        from ``__post_init__`` of every simulated record: in-range values can
+        still multiply into a run of hours.
+        """
+        if not events <= MAX_EVENTS:
+            values = ", ".join(f"{name} = {getattr(self, name)!r}" for name in fields)
+            raise ValueError(f"{type(self).__name__}.{fields[0]} = {getattr(self, fields[0])!r} is out of range: "
+                             f"with {values}, one replication needs about {events:.3g} simulated events; "
+                             f"allowed at most {MAX_EVENTS:,} (reduce {' or '.join(fields)})")
 
     def replace(self, **changes) -> "Params":
         """Return a copy with some fields changed (validated again)."""
