@@ -5,19 +5,24 @@ network: dump capture on a busy processor (with page-ins from page data sets),
 a dump data set striped over volumes (3390-3 or ESS), and shared channel paths
 (ESCON or FICON); IPCS initialization reads the same data set back.
 
-Modules: ``params`` (configuration record, hardware constants), ``analytic``
-(bottleneck arithmetic), ``network`` (the Ciw networks and ``model``),
-``calibration`` (calibration and ``comparison()``), ``explore`` (widget run and
-sweep points), ``figures`` (the chapter's tables and charts).
+Modules, lowest layer first: ``params`` (names, seed, hardware constants, the
+configuration record), ``analytic`` (bottleneck arithmetic), ``mechanism``
+(what a chunk costs at each node, and the striping route), ``network`` (the Ciw
+networks and ``model``), ``calibration`` (three costs from three statements),
+``comparison`` (every statement beside the model), ``explore`` (widget re-run
+and sweeps), ``figures`` (the chapter's tables and charts).
 """
 
+from perfstudies.models.svcdump import figures
 from perfstudies.models.svcdump.analytic import bottleneck, bound_elapsed_s, bound_ipcs_s, knee_stripes
-from perfstudies.models.svcdump.calibration import (DOCUMENT, STUDY, Calibration, calibrate, calibrated_params,
-                                                    comparison)
+from perfstudies.models.svcdump.calibration import Calibration, calibrate, calibrated_params
+from perfstudies.models.svcdump.comparison import comparison
+from perfstudies.models.svcdump.explore import (PANEL_FIELDS, PANEL_RANGES, escon_slice, ipcs_sweep, stripe_sweep,
+                                                sweep_points, widget_run)
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
-from perfstudies.models.svcdump.params import CHANNELS, DEVICES, DumpParams
-from perfstudies.models.svcdump.explore import simulate, widget_run
+from perfstudies.models.svcdump.params import CHANNELS, DEVICES, DOCUMENT, SEED, STUDY, DumpParams
 
-__all__ = ["STUDY", "DOCUMENT", "comparison", "widget_run", "simulate", "model", "dump_model", "ipcs_model",
-           "DumpParams", "DEVICES", "CHANNELS", "Calibration", "calibrate", "calibrated_params", "bound_elapsed_s",
-           "bound_ipcs_s", "bottleneck", "knee_stripes"]
+__all__ = ["STUDY", "DOCUMENT", "SEED", "model", "calibrate", "comparison", "widget_run", "sweep_points",
+           "DumpParams", "DEVICES", "CHANNELS", "Calibration", "calibrated_params", "dump_model", "ipcs_model",
+           "bound_elapsed_s", "bound_ipcs_s", "bottleneck", "knee_stripes", "stripe_sweep", "ipcs_sweep",
+           "escon_slice", "PANEL_FIELDS", "PANEL_RANGES", "figures"]

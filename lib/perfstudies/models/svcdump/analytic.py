@@ -20,6 +20,7 @@ from perfstudies.models.svcdump.params import (AVERAGE_SEEK_MS, BLOCK_BYTES, BLO
                                                COMPRESSION_RATIO, DISK_MEDIA_MB_S, ESS_IO_CV,
                                                PAGE_BLOCKS_PER_IO, PAGED_FRACTION, REVOLUTION_MS, DumpParams)
 
+
 def transfer_ms(device: str, channel: str, blocks: float) -> float:
     """Time to move ``blocks`` between host and device, in ms.
 

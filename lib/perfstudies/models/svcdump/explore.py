@@ -1,22 +1,33 @@
-"""What the chapter's widgets and slider charts run: short replications and sweep points.
+"""The chapter's interactive parts: the live panel's re-run and the precomputed stripe sweeps.
 
-:func:`simulate` is one widget re-run (a few replications of one configuration
-beside its bottleneck bound); :func:`widget_run` is that run at the default
-configuration, the one the benchmark times.  :func:`stripe_sweep_points` are
-the configurations behind the kernel-free slider chart.
+:func:`widget_run` is what one change of the live panel runs (a few
+replications of one configuration beside its bottleneck bound);
+:func:`sweep_points` are the configurations behind the kernel-free slider
+chart, and :func:`stripe_sweep` / :func:`ipcs_sweep` their summarized runs.
+Every one of them uses the study's one seed, :data:`~.params.SEED`.
 """
 
 import pandas as pd
 
+from perfstudies.cache import memoized
 from perfstudies.models.svcdump import analytic
-from perfstudies.models.svcdump.calibration import calibrated_params
-from perfstudies.models.svcdump.network import model
-from perfstudies.models.svcdump.params import CHANNELS, DEVICES, DumpParams
-from perfstudies.runner import replicate
+from perfstudies.models.svcdump.calibration import BASE, calibrated_params
+from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
+from perfstudies.models.svcdump.params import CHANNELS, DEVICES, SEED, DumpParams
+from perfstudies.runner import replicate, summarize
+from perfstudies.sweep import run_sweep
 
-#: Replications of one widget re-run, and its seed.
+#: Replications of one widget re-run.
 WIDGET_REPLICATIONS = 5
-WIDGET_SEED = 7
+#: Replications of every swept configuration, the channel-path counts the sweep covers, and the
+#: worker processes it may use (this project's machine has two cores).
+SWEEP_REPLICATIONS = 3
+SWEEP_PATHS = (1, 2, 3, 4)
+SWEEP_WORKERS = 2
+#: The fields the live panel offers, and the dump-size range it offers.
+PANEL_FIELDS = ("stripes", "device", "channel", "dump_blocks", "compression", "page_data_sets",
+                "storage_constrained")
+PANEL_RANGES = {"dump_blocks": (50_000, 2_000_000)}
 
 #: Metrics a widget shows, with the labels it shows them under.
 SHOWN = {
@@ -29,18 +40,22 @@ SHOWN = {
     "channel_util": "channel path utilization",
     "page_util": "page data set utilization",
 }
+#: The columns a sweep is summarized by.
+SWEEP_KEYS = ["device", "channel", "channel_paths", "stripes"]
 
 
-def simulate(params: DumpParams, replications: int = WIDGET_REPLICATIONS, seed: int = WIDGET_SEED) -> pd.DataFrame:
+def widget_run(params: DumpParams | None = None) -> pd.DataFrame:
     """Replications of one configuration: mean and 95% CI of every shown metric.
 
-    The dump's bottleneck bound and its bottleneck resource come along in the
-    ``bound`` column of the elapsed-time row, so a reader can compare theory
-    with simulation.
+    ``None`` runs the chapter's default, the calibrated model on the document's
+    first setup (3390-3, one stripe, ESCON).  The dump's bottleneck bound and
+    IPCS's come along in the ``bound`` column, and the bottleneck resource in
+    ``attrs["bottleneck"]``, so a reader can compare theory with simulation.
     """
+    params = calibrated_params() if params is None else params
     if not isinstance(params, DumpParams):
-        raise ValueError(f"params = {params!r} has the wrong type: allowed a DumpParams record")
-    summary = replicate(model, params, replications, seed, progress=False).summary()
+        raise ValueError(f"params = {params!r} has the wrong type: allowed a DumpParams record or None")
+    summary = replicate(model, params, WIDGET_REPLICATIONS, SEED, progress=False).summary()
     table = pd.DataFrame({
         "metric": [SHOWN[name] for name in SHOWN],
         "mean": [summary.loc[name, "mean"] for name in SHOWN],
@@ -51,12 +66,41 @@ def simulate(params: DumpParams, replications: int = WIDGET_REPLICATIONS, seed: 
     return table
 
 
-def widget_run() -> pd.DataFrame:
-    """The default widget re-run: the calibrated model on the document's first setup (3390-3, 1 stripe)."""
-    return simulate(calibrated_params())
-
-
-def stripe_sweep_points(channel_paths: tuple[int, ...] = (1, 2, 3, 4)) -> list[DumpParams]:
+def sweep_points(channel_paths: tuple[int, ...] = SWEEP_PATHS) -> list[DumpParams]:
     """Every stripe count (1-8) on both devices and both channel types, for each number of channel paths."""
     return [calibrated_params(device=device, channel=channel, stripes=stripes, channel_paths=paths)
             for paths in channel_paths for channel in CHANNELS for device in DEVICES for stripes in range(1, 9)]
+
+
+def _swept(name: str, model_function, points: list[DumpParams]) -> pd.DataFrame:
+    """Memoized sweep of one model over ``points``, summarized per configuration and metric."""
+    runs = memoized(f"svcdump-{name}", lambda: run_sweep(model_function, points, replications=SWEEP_REPLICATIONS,
+                                                         seed=SEED, max_workers=SWEEP_WORKERS, progress=False),
+                    points=tuple(points), replications=SWEEP_REPLICATIONS, seed=SEED)
+    return summarize(runs, by=[*SWEEP_KEYS, "metric"]).reset_index()
+
+
+def stripe_sweep() -> pd.DataFrame:
+    """The dump over :func:`sweep_points`, summarized; elapsed-time rows carry the bottleneck ``bound``.
+
+    Columns: the sweep keys, ``metric``, ``n``, ``mean``, ``std``, ``half_width``,
+    ``low``, ``high``, ``setup`` ("device, channel") and ``bound`` (NaN but for
+    ``elapsed_s``).
+    """
+    summary = _swept("dump-sweep", dump_model, sweep_points())
+    summary["setup"] = summary["device"] + ", " + summary["channel"]
+    bounds = [analytic.bound_elapsed_s(calibrated_params(device=d, channel=c, channel_paths=int(k), stripes=int(n)))
+              if metric == "elapsed_s" else float("nan")
+              for d, c, k, n, metric in summary[[*SWEEP_KEYS, "metric"]].itertuples(index=False)]
+    return summary.assign(bound=bounds)
+
+
+def escon_slice(summary: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a sweep summary on ESCON with the default number of channel paths."""
+    return summary[(summary["channel"] == "ESCON") & (summary["channel_paths"] == BASE["channel_paths"])]
+
+
+def ipcs_sweep() -> pd.DataFrame:
+    """IPCS initialization over the ESCON, default-path points of :func:`sweep_points`, summarized."""
+    points = [p for p in sweep_points() if p.channel == "ESCON" and p.channel_paths == BASE["channel_paths"]]
+    return _swept("ipcs-sweep", ipcs_model, points)

@@ -1,8 +1,9 @@
-"""The chapter's tables and charts, built from the model so the notebook's code cells stay short.
+"""Every table, chart and diagram the chapter shows, built from the model so the chapter's code cells stay short.
 
-Tables come from the closed forms of :mod:`.analytic`; charts take the tidy
-summaries the chapter computes (a sweep summarized per configuration, or the
-comparison table) and return Altair charts in the house style.
+Tables come from the closed forms of :mod:`.analytic` and the calibration;
+charts take the tidy summaries of :mod:`.explore` (a sweep summarized per
+configuration) or the comparison table and return Altair charts in the house
+style.
 """
 
 import altair as alt
@@ -11,7 +12,7 @@ import pandas as pd
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram
 from perfstudies.models.svcdump import analytic
-from perfstudies.models.svcdump.calibration import calibrated_params
+from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params
 from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
 
 STRIPES = list(range(1, 9))
@@ -32,6 +33,16 @@ def network() -> alt.LayerChart:
                ("cpu", "v1", "chunk 1, N+1, ..."), ("cpu", "v2", ""), ("cpu", "vn", ""),
                ("v1", "chan", ""), ("v2", "chan", ""), ("vn", "chan", "")],
         title="The SVC dump as a Ciw network: each effect has a node")
+
+
+def calibration_table() -> pd.DataFrame:
+    """The three calibrated costs, each beside the statement that set it."""
+    calibration = calibrate()
+    labels = {"io_turnaround_ms": "turnaround per I/O (ms)", "capture_us_per_block": "capture CPU per block (us)",
+              "compression_cpu_factor": "compression CPU / capture CPU"}
+    return pd.DataFrame({"cost": list(labels.values()),
+                         "value": [getattr(calibration, name) for name in labels],
+                         "calibrated on": [CALIBRATED_ON[name] for name in labels]})
 
 
 def io_time_table() -> pd.DataFrame:
@@ -120,3 +131,18 @@ def statement_chart(table: pd.DataFrame) -> alt.LayerChart:
                  alt.Tooltip("ci_half_width:Q", format=".4f"), "tolerance", "role", "note"])
     return (accepted + centre + ci + points).properties(
         width=420, height=380, title="Each statement: model minus published, in units of its band (grey: accepted)")
+
+
+def stripe_slider_chart(sweep: pd.DataFrame) -> alt.LayerChart:
+    """The kernel-free slider chart: dump time against stripes, one slice per number of channel paths."""
+    return charts.slider_chart(sweep[sweep["metric"] == "elapsed_s"], x="stripes", y="mean", slider="channel_paths",
+                               color="setup", low="low", high="high", x_title="stripes",
+                               y_title="dump elapsed time (s)", slider_name="channel paths",
+                               title="Dump time against stripes (95% CI bands)").configure_axisX(tickMinStep=1,
+                                                                                                 format="d")
+
+
+def widget_view(result: pd.DataFrame):
+    """How the live panel shows one :func:`~.explore.widget_run` result: the table, captioned with the bottleneck."""
+    return result.style.format(precision=3, na_rep="").hide(axis="index").set_caption(
+        f"bottleneck by theory: {result.attrs['bottleneck']}")

@@ -1,4 +1,4 @@
-"""Parameters of the SVC dump model: the configuration record and the hardware constants.
+"""Parameters of the SVC dump model: the study's names and seed, the hardware constants, the configuration record.
 
 The document measures one dump (about 490,000 4 KiB blocks, taken while the
 processor is about 90% busy) on varied configurations: 3390-3 or ESS volumes,
@@ -15,6 +15,13 @@ the rounded output of that calibration, and the tests check they agree.
 from dataclasses import dataclass
 
 from perfstudies.params import Params, param
+
+#: The study's key (its data folder, chapter and registry entry) and the document it rebuilds.
+STUDY = "svcdump"
+DOCUMENT = "z/OS Performance: SVC Dump"
+#: The one base seed of every simulated number the study shows: calibration checks, the
+#: comparison, the widget re-runs and the sweeps (replication i uses replication_seeds(SEED, n)[i]).
+SEED = 2002
 
 DEVICES = ("3390-3", "ESS")
 CHANNELS = ("ESCON", "FICON")
@@ -56,12 +63,19 @@ COMPRESSION_RATIO = 2.0
 # --- randomness of one I/O and of the processor (assumptions) -------------------------
 #: Coefficient of variation of one ESS cache write (no moving parts; an assumption).
 ESS_IO_CV = 0.3
+#: Coefficient of variation of one random page-in I/O (seek and rotation vary; an assumption).
+PAGE_IO_CV = 0.5
 #: Coefficient of variation of the processor time of one chunk: the dump shares a processor
 #: with a busy workload (an assumption).
 CPU_CHUNK_CV = 0.3
 
 #: Largest number of simulated chunks, so one run stays well under a second.
 MAX_CHUNKS = 4_000
+#: Nodes one chunk visits at most: page-in, capture, its volume and a channel path in the dump,
+#: then its volume, a channel path and IPCS when the dump is read back.
+VISITS_PER_CHUNK = 4 + 3
+#: Ciw events of one visit: the arrival at the node and the end of its service.
+EVENTS_PER_VISIT = 2
 
 
 @dataclass(frozen=True)
@@ -100,8 +114,20 @@ class DumpParams(Params):
             raise ValueError(f"DumpParams.chunk_blocks = {self.chunk_blocks!r} is out of range: allowed "
                              f"chunk_blocks >= dump_blocks / {MAX_CHUNKS} ({self.dump_blocks / MAX_CHUNKS:g}) "
                              f"so that a run simulates at most {MAX_CHUNKS} chunks")
+        self.check_event_budget(self.events, ("chunk_blocks", "dump_blocks"))
 
     @property
     def chunks(self) -> int:
         """Number of simulated chunks (the dump is cut into equal chunks of about ``chunk_blocks``)."""
         return max(1, round(self.dump_blocks / self.chunk_blocks))
+
+    @property
+    def events(self) -> int:
+        """Ciw events of one replication (dump and IPCS), at most: chunks x visits x events per visit.
+
+        Every chunk is in the system from the start and service times do not
+        add events, so the count depends on the number of chunks alone; with
+        at most :data:`MAX_CHUNKS` chunks it stays far below the core's budget.
+        """
+        return self.chunks * VISITS_PER_CHUNK * EVENTS_PER_VISIT
+

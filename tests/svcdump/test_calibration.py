@@ -1,0 +1,43 @@
+"""Calibration: three named statements set three costs, in closed form from the bottleneck bound."""
+
+import dataclasses
+
+import pytest
+
+from perfstudies.models.svcdump import DumpParams, analytic, calibrate, calibrated_params
+from perfstudies.models.svcdump.calibration import CALIBRATED_ON, documented_dump_blocks, published_cells
+
+
+def test_record_defaults_are_the_rounded_calibration_and_the_documented_dump():
+    calibration = dataclasses.asdict(calibrate())
+    defaults = DumpParams()
+    for name, value in calibration.items():
+        assert getattr(defaults, name) == pytest.approx(value, rel=2e-3), name
+    assert defaults.dump_blocks == documented_dump_blocks() == 490_000
+
+
+def test_each_calibrated_cost_names_a_published_statement():
+    assert set(CALIBRATED_ON) == {field.name for field in dataclasses.fields(calibrate())}
+    assert set(CALIBRATED_ON.values()) <= set(published_cells())
+
+
+def test_calibration_meets_its_statements_in_the_bound():
+    published = {key: cell.value for key, cell in published_cells().items()}
+    params = calibrated_params()
+    one_3390, one_ess = params.replace(stripes=1), params.replace(device="ESS", stripes=1)
+    assert analytic.io_ms(one_ess) / analytic.io_ms(one_3390) == pytest.approx(published["ess_vs_3390_response"])
+    recommended = params.replace(device="ESS", stripes=2)
+    ratio = analytic.bound_elapsed_s(recommended.replace(channel="FICON")) / analytic.bound_elapsed_s(recommended)
+    assert ratio == pytest.approx(published["ficon_vs_escon"])
+    ratio = analytic.bound_elapsed_s(recommended.replace(compression=True)) / analytic.bound_elapsed_s(recommended)
+    assert ratio == pytest.approx(published["compression"])
+
+
+def test_impossible_statements_are_refused():
+    cells = published_cells()
+    changed = dict(cells, ess_vs_3390_response=dataclasses.replace(cells["ess_vs_3390_response"], value=0.1))
+    with pytest.raises(ValueError, match="ess_vs_3390_response = 0.1 needs a negative turnaround"):
+        calibrate(changed)
+    changed = dict(cells, ficon_vs_escon=dataclasses.replace(cells["ficon_vs_escon"], value=0.3))
+    with pytest.raises(ValueError, match="ficon_vs_escon = 0.3 is out of range"):
+        calibrate(changed)

@@ -1,0 +1,49 @@
+"""What the chapter runs and shows: the live panel's re-run, the sweep points and the figures."""
+
+import pytest
+
+from perfstudies.accuracy import study_comparison
+from perfstudies.models.svcdump import calibrated_params, figures, sweep_points, widget_run
+from perfstudies.models.svcdump.explore import PANEL_FIELDS, SHOWN
+from perfstudies.models.svcdump.params import DumpParams
+
+
+def test_widget_run_defaults_to_the_documents_first_setup():
+    table = widget_run()
+    assert len(table) == len(SHOWN) and (table["95% CI half-width"] >= 0).all()
+    assert table.attrs["bottleneck"] == "volumes"  # one 3390-3 stripe
+
+
+def test_widget_run_shows_every_metric_with_an_interval_and_names_the_bottleneck():
+    table = widget_run(calibrated_params(device="ESS", stripes=4))
+    assert len(table) == 8 and (table["95% CI half-width"] >= 0).all()
+    assert table.attrs["bottleneck"] == "cpu"
+    assert figures.widget_view(table).caption == "bottleneck by theory: cpu"
+
+
+def test_widget_run_refuses_anything_but_a_parameter_record():
+    with pytest.raises(ValueError, match="params = .* has the wrong type: allowed a DumpParams record or None"):
+        widget_run({"stripes": 2})
+
+
+def test_the_panel_offers_only_fields_of_the_record():
+    assert set(PANEL_FIELDS) <= set(DumpParams.spec())
+
+
+def test_sweep_points_cover_stripes_devices_channels_and_paths():
+    points = sweep_points(channel_paths=(1, 2))
+    assert len(points) == 2 * 2 * 2 * 8 and len(set(points)) == len(points)
+    assert {p.stripes for p in points} == set(range(1, 9)) and {p.channel_paths for p in points} == {1, 2}
+
+
+def test_io_table_shows_why_escon_flattens_and_ficon_does_not():
+    table = figures.io_time_table().set_index(["device", "channel"])["stripes one path carries"]
+    assert (table.xs("ESCON", level="channel") < 2).all()
+    assert (table.xs("FICON", level="channel") > 5).all()
+
+
+def test_chapter_charts_build_from_the_comparison():
+    for chart in (figures.network(), figures.bound_chart(), figures.statement_chart(study_comparison("svcdump"))):
+        assert chart.to_dict()["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
+    assert list(figures.calibration_table()["calibrated on"]) == ["ess_vs_3390_response", "ficon_vs_escon",
+                                                                  "compression"]
