@@ -14,6 +14,7 @@ from perfstudies.diagrams import network_diagram
 from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params
 from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
+from perfstudies.tables import percent, readable
 
 STRIPES = list(range(1, 9))
 X_STRIPES = alt.X("stripes:Q", title="stripes", axis=alt.Axis(tickMinStep=1, format="d"))
@@ -113,24 +114,54 @@ def utilization_chart(summary: pd.DataFrame) -> alt.FacetChart:
         title="Utilization of each resource, ESCON, two paths")
 
 
-def statement_chart(table: pd.DataFrame) -> alt.LayerChart:
-    """Every compared statement on one scale: (model - published) / band, with the 95% CI."""
-    band = table["tolerance"].where(table["tolerance_kind"] == "absolute", table["tolerance"] * table["published"])
-    frame = table.assign(error=(table["model"] - table["published"]) / band,
-                         error_low=(table["model"] - table["ci_half_width"] - table["published"]) / band,
-                         error_high=(table["model"] + table["ci_half_width"] - table["published"]) / band)
-    y = alt.Y("row:N", title=None, sort=list(table["row"]))
-    x = alt.X("error:Q", title="(model - published) / accepted band", scale=alt.Scale(domain=[-1.5, 1.5]))
+def comparison_view(table: pd.DataFrame):
+    """The comparison table as a reader sees it: baselines and their verdicts on predicted cells only."""
+    predicted = table["role"] == "prediction"
+    frame = pd.DataFrame({
+        "statement": table["row"], "role": table["role"], "published": table["published"],
+        "model": table["model"], "95% CI ±": table["ci_half_width"], "error": table["rel_error"],
+        "tolerance": [f"±{value:.0%}" if kind == "relative" else f"±{value:g}"
+                      for value, kind in zip(table["tolerance"], table["tolerance_kind"])],
+        "within tolerance": table["within_tolerance"],
+        "no-change baseline": table["baseline"].where(predicted),
+        "beats baseline": table["beats_baseline"].where(predicted),
+        "weak evidence": table["weak_evidence"].where(predicted),
+        "how the model gets it": table["note"],
+    })
+    return readable(frame, formats={"error": lambda v: percent(v, 1, signed=True), "model": lambda v: f"{v:.3f}",
+                                    "95% CI ±": lambda v: f"{v:.4f}"})
+
+
+def statement_chart(table: pd.DataFrame, reach: float = 3.0) -> alt.LayerChart:
+    """Every compared cell on one scale, (model - published) / tolerance, with its 95% CI and its no-change baseline.
+
+    Baselines further than ``reach`` tolerances away are drawn at the edge (their tooltip keeps the value).
+    """
+    frame = table.assign(allowed=table["tolerance"].where(table["tolerance_kind"] == "absolute",
+                                                          table["tolerance"] * table["published"].abs()))
+    frame = frame.assign(error=(frame["model"] - frame["published"]) / frame["allowed"],
+                         error_low=(frame["model"] - frame["ci_half_width"] - frame["published"]) / frame["allowed"],
+                         error_high=(frame["model"] + frame["ci_half_width"] - frame["published"]) / frame["allowed"],
+                         baseline_error=((frame["baseline"] - frame["published"]) / frame["allowed"]).clip(-reach, reach))
+    order = list(frame.sort_values("role", key=lambda r: r.map({"prediction": 0, "derived": 1, "calibration": 2}),
+                                   kind="stable")["row"])
+    y = alt.Y("row:N", title=None, sort=order)
+    x = alt.X("error:Q", title="(model - published) / tolerance", scale=alt.Scale(domain=[-reach, reach]))
     accepted = alt.Chart(pd.DataFrame({"low": [-1.0], "high": [1.0]})).mark_rect(
         color=charts.PUBLISHED_COLOR, opacity=0.12).encode(x="low:Q", x2="high:Q")
     centre = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color=charts.PUBLISHED_COLOR).encode(x="zero:Q")
     ci = alt.Chart(frame).mark_rule(color=charts.MODEL_COLOR).encode(x="error_low:Q", x2="error_high:Q", y=y)
+    baseline = alt.Chart(frame.dropna(subset=["baseline_error"])).mark_point(
+        shape="cross", size=60, color="#777777").encode(
+        x="baseline_error:Q", y=y, tooltip=["row", "published", "baseline", "role"])
     points = alt.Chart(frame).mark_point(filled=True, size=70, color=charts.MODEL_COLOR).encode(
         x=x, y=y, shape=alt.Shape("role:N", title="role"),
         tooltip=["row", "column", "published", alt.Tooltip("model:Q", format=".3f"),
-                 alt.Tooltip("ci_half_width:Q", format=".4f"), "tolerance", "role", "note"])
-    return (accepted + centre + ci + points).properties(
-        width=420, height=380, title="Each statement: model minus published, in units of its band (grey: accepted)")
+                 alt.Tooltip("ci_half_width:Q", format=".4f"), "tolerance", "tolerance_kind", "baseline", "role",
+                 "note"])
+    return (accepted + centre + ci + baseline + points).properties(
+        width=420, height=380,
+        title="Each cell: model (dots) and no-change baseline (crosses) minus published, in tolerances")
 
 
 def stripe_slider_chart(sweep: pd.DataFrame) -> alt.LayerChart:
