@@ -62,7 +62,7 @@ def test_pooled_row_adds_the_studies_up():
 def test_in_words_names_the_calibration_cells_and_the_counts():
     words = in_words(_table())
     assert "1 published cells set parameters: Table 1 dump (c)" in words
-    assert "1 follow by construction" in words
+    assert "1 follow from calibrated cells or from the model's structure" in words
     assert "3 are predictions: 1 within 10%, 2 within their tolerance, and 2 beat the no-change baseline" in words
 
 

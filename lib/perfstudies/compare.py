@@ -324,7 +324,8 @@ def in_words(table: pd.DataFrame) -> str:
     calibrated = table[table["role"] == "calibration"]
     names = "; ".join(dict.fromkeys(calibrated["table"] + " " + calibrated["row"] + " (" + calibrated["column"] + ")"))
     return (f"{board['calibration']} published cells set parameters: {names}. "
-            f"{board['derived']} follow by construction and are shown but not scored. "
+            f"{board['derived']} follow from calibrated cells or from the model's structure "
+            "and are shown but not scored. "
             f"{board['prediction']} are predictions: {board['within_10pct']} within 10%, "
             f"{board['within_tolerance']} within their tolerance, and {board['beats_baseline']} beat "
             f"the no-change baseline ({board['weak_evidence']} of them are cells the baseline already "
