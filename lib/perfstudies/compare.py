@@ -328,8 +328,8 @@ def in_words(table: pd.DataFrame) -> str:
             "and are shown but not scored. "
             f"{board['prediction']} are predictions: {board['within_10pct']} within 10%, "
             f"{board['within_tolerance']} within their tolerance, and {board['beats_baseline']} beat "
-            f"the no-change baseline ({board['weak_evidence']} of them are cells the baseline already "
-            "gets within tolerance).")
+            f"the no-change baseline; for {board['weak_evidence']} predicted cells the baseline alone is "
+            "already within tolerance (weak evidence).")
 
 
 def tolerances_off(table: pd.DataFrame) -> pd.Series:
