@@ -1,19 +1,31 @@
 """IBM Magstar 3494 Virtual Tape Server: throughput, cache and recall (study ``vts``).
 
-Modules: :mod:`.params` (the parameter record and Table 3), :mod:`.analytic`
-(bottleneck bound, Fig. 6 closed form, equations 1-3), :mod:`.calibration`
-(service times from named cells), :mod:`.network` (the Ciw models),
-:mod:`.comparison` (published versus model), :mod:`.sweeps` (slider-chart data)
-and :mod:`.explore` (the live widget's re-run).
+The skeleton of :mod:`perfstudies.studies`: :mod:`.params` (the record, Table 3,
+the document's three machines, ``SEED``), :mod:`.analytic` (bottleneck bound,
+Fig. 6 closed form, equations 1-3), :mod:`.mechanism` (the service-time
+distributions), :mod:`.network` (the throughput ``model`` and ``recall_model``),
+:mod:`.calibration` (service times from named cells), :mod:`.comparison`
+(published versus model), :mod:`.explore` (live panel, sweeps, the chapter's
+tables) and :mod:`.figures` (every chart).
 """
 
-from perfstudies.models.vts.analytic import Rates, bottleneck, bound, equation3, import_export_minutes
-from perfstudies.models.vts.calibration import calibrate, calibrated_rates
-from perfstudies.models.vts.comparison import DOCUMENT, comparison
-from perfstudies.models.vts.explore import explore, widget_run
-from perfstudies.models.vts.network import recall_model, throughput_model
-from perfstudies.models.vts.params import STUDY, VTSParams
+from perfstudies.models.vts.analytic import bottleneck, bound, capacities, equation3, import_export_minutes
+from perfstudies.models.vts.calibration import Rates, calibrate, calibration_table
+from perfstudies.models.vts.comparison import comparison
+from perfstudies.models.vts.explore import (
+    WIDGET_FIELDS, WIDGET_RANGES, cache_choices, contention_tasks, equation3_table, example_run, headline_bounds,
+    paf_against_bound, recall_sweep, sweep_points, widget_run, write_sweep,
+)
+from perfstudies.models.vts.figures import (
+    capacity_chart, hours_at_peak_chart, recall_slider, table4_chart, throughput_scatter, vts_diagram, write_slider,
+)
+from perfstudies.models.vts.network import model, recall_model
+from perfstudies.models.vts.params import DOCUMENT, SEED, STUDY, VTSParams, base, cache_configurations, ehpo, paf
 
-__all__ = ["STUDY", "DOCUMENT", "comparison", "widget_run", "explore", "VTSParams", "Rates", "calibrate",
-           "calibrated_rates", "throughput_model", "recall_model", "bound", "bottleneck", "equation3",
-           "import_export_minutes"]
+__all__ = ["STUDY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "comparison", "widget_run",
+           "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo", "cache_configurations", "bound",
+           "bottleneck", "capacities", "equation3", "import_export_minutes", "calibration_table", "WIDGET_FIELDS",
+           "WIDGET_RANGES", "cache_choices", "contention_tasks", "equation3_table", "example_run",
+           "headline_bounds", "paf_against_bound", "recall_sweep", "write_sweep", "capacity_chart",
+           "hours_at_peak_chart", "recall_slider", "table4_chart", "throughput_scatter", "vts_diagram",
+           "write_slider"]

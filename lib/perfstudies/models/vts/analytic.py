@@ -29,6 +29,10 @@ base machine):
   adapters, and it is what bends the EHPO lines of Table 4 at small caches;
 * tape drives: compressed MB at the drive's native rate, plus, for a recall, one
   mount and one search per volume.
+
+The service times (``a``, ``b``, ``e``, the block overheads, the disk operation
+and its fixed part, the mount) are the calibrated fields of
+:class:`~perfstudies.models.vts.params.VTSParams`.
 """
 
 import dataclasses
@@ -47,31 +51,6 @@ TRACK_MB = 64 / 1024
 PASSES = {"peak_write": 1, "read_hit": 1, "sustained_write": 3, "read_recall": 3}
 #: Resources in data-flow order of a write; each is one Ciw node.
 RESOURCES = ("channels", "processors", "cache", "tape")
-
-
-@dataclasses.dataclass(frozen=True)
-class Rates:
-    """Service times of the VTS resources, calibrated on named published cells.
-
-    See :func:`perfstudies.models.vts.calibration.calibrate`, which derives every
-    field from ``data/vts`` by closed-form inversion of the bottleneck bound.
-    """
-
-    write_block_overhead_s: float   # ESCON channel time per host block written, beyond data transfer
-    read_block_overhead_s: float    # the same per host block read
-    cpu_s_per_host_mb: float        # processor time per host MB (a)
-    cpu_s_per_mb_pass: float        # processor time per compressed MB per memory pass (b)
-    cpu_s_per_disk_op: float        # processor time per cache disk operation issued (e)
-    disk_op_s: float                # cache disk arm time per 64 KB track operation of uncompressed data
-    disk_fixed_s: float             # the part of disk_op_s an unbuffered write pays whatever the compression
-    mount_s: float                  # tape drive time per recall beyond search and transfer
-
-    def __post_init__(self):
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"Rates.{field.name} = {value!r} is out of range: allowed a finite value >= 0 "
-                                 f"(a calibration that needs a negative service time has no physical reading)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,15 +102,15 @@ def drive_mb_s(p: VTSParams) -> float:
     return rate_e if p.drive_model == "E" else rate_e / text_value("drive_e_over_b_rate")
 
 
-def cache_s_per_mb(p: VTSParams, r: Rates) -> float:
+def cache_s_per_mb(p: VTSParams) -> float:
     """Disk arm seconds per host MB: compressed track operations, plus the fixed part
     of every unbuffered write operation (no PAF) counted on uncompressed tracks."""
     cf = internal_cf(p)
     all_ops = disk_ops_per_mb(p)
     if p.feature == "PAF" or p.workload == "read_hit":
-        return all_ops * r.disk_op_s / cf
+        return all_ops * p.disk_op_s / cf
     writes = write_ops_per_track(p) / TRACK_MB
-    return writes * (r.disk_fixed_s + (r.disk_op_s - r.disk_fixed_s) / cf) + (all_ops - writes) * r.disk_op_s / cf
+    return writes * (p.disk_fixed_s + (p.disk_op_s - p.disk_fixed_s) / cf) + (all_ops - writes) * p.disk_op_s / cf
 
 
 def is_write(p: VTSParams) -> bool:
@@ -145,16 +124,16 @@ def processor_terms(p: VTSParams) -> tuple[float, float, float]:
     return 1.0, PASSES[p.workload] / cf, disk_ops_per_mb(p) / cf
 
 
-def stations(p: VTSParams, r: Rates) -> dict[str, Station]:
+def stations(p: VTSParams) -> dict[str, Station]:
     """The resources the workload uses, with servers and demands (the Ciw nodes)."""
     block_mb = p.block_kb / 1024
-    overhead = r.write_block_overhead_s if is_write(p) else r.read_block_overhead_s
+    overhead = p.write_block_overhead_s if is_write(p) else p.read_block_overhead_s
     a, b, e = processor_terms(p)
-    cpu = a * r.cpu_s_per_host_mb + b * r.cpu_s_per_mb_pass + e * r.cpu_s_per_disk_op
+    cpu = a * p.cpu_s_per_host_mb + b * p.cpu_s_per_mb_pass + e * p.cpu_s_per_disk_op
     result = {
         "channels": Station(p.escon_channels, (overhead + block_mb / ESCON_LINK_MB_S) / block_mb),
         "processors": Station(processors(p), cpu),
-        "cache": Station(arms(p), cache_s_per_mb(p, r)),
+        "cache": Station(arms(p), cache_s_per_mb(p)),
     }
     # The drive compresses in the base machine; with EHPO it receives compressed data.
     # Drives held by an import/export task are not available to copy-out or recall.
@@ -163,27 +142,27 @@ def stations(p: VTSParams, r: Rates) -> dict[str, Station]:
     if p.workload == "sustained_write":
         result["tape"] = Station(free_drives, tape_s_per_mb)
     elif p.workload == "read_recall":
-        result["tape"] = Station(free_drives, tape_s_per_mb, r.mount_s + text_value("search_time"))
+        result["tape"] = Station(free_drives, tape_s_per_mb, p.mount_s + text_value("search_time"))
     return result
 
 
-def capacities(p: VTSParams, r: Rates) -> dict[str, float]:
+def capacities(p: VTSParams) -> dict[str, float]:
     """Host MB/s each resource could carry alone."""
-    return {name: s.capacity(p.volume_mb) for name, s in stations(p, r).items()}
+    return {name: s.capacity(p.volume_mb) for name, s in stations(p).items()}
 
 
-def bound(p: VTSParams, r: Rates) -> float:
+def bound(p: VTSParams) -> float:
     """The bottleneck bound on host MB/s: the smallest resource capacity."""
-    return min(capacities(p, r).values())
+    return min(capacities(p).values())
 
 
-def bottleneck(p: VTSParams, r: Rates) -> str:
+def bottleneck(p: VTSParams) -> str:
     """Name of the resource with the smallest capacity."""
-    found = capacities(p, r)
+    found = capacities(p)
     return min(found, key=found.get)
 
 
-def typical_mix_bound(p: VTSParams, r: Rates) -> float:
+def typical_mix_bound(p: VTSParams) -> float:
     """Bound for the typical mix (Sec. 3.5.6): 60% sustained writes, 40% reads, half of them hits.
 
     Each resource's demand is the host-MB-weighted sum of the three workloads' demands.
@@ -192,34 +171,34 @@ def typical_mix_bound(p: VTSParams, r: Rates) -> float:
     load: dict[str, float] = {}
     servers: dict[str, int] = {}
     for workload, share in shares.items():
-        for name, s in stations(p.replace(workload=workload), r).items():
+        for name, s in stations(p.replace(workload=workload)).items():
             load[name] = load.get(name, 0.0) + share * (s.s_per_mb + s.s_per_volume / p.volume_mb)
             servers[name] = s.servers
     return min(servers[name] / load[name] for name in load)
 
 
-def hours_at_peak(p: VTSParams, r: Rates) -> float:
+def hours_at_peak(p: VTSParams) -> float:
     """Hours of peak write an empty cache absorbs before copy-out must keep pace (Figs. 4, 10).
 
     Cache capacity divided by the rate it fills at peak write (compressed MB/s).
     """
-    peak = bound(p.replace(workload="peak_write"), r)
+    peak = bound(p.replace(workload="peak_write"))
     return p.capacity_gb * 1024 / (peak / internal_cf(p)) / 3600
 
 
-def recall_service_s(p: VTSParams, r: Rates) -> float:
+def recall_service_s(p: VTSParams) -> float:
     """Drive time of one recall: mount, search, read the compressed volume."""
-    return r.mount_s + text_value("search_time") + p.volume_mb / (p.compressibility * drive_mb_s(p))
+    return p.mount_s + text_value("search_time") + p.volume_mb / (p.compressibility * drive_mb_s(p))
 
 
-def recall_response_s(p: VTSParams, r: Rates) -> float:
+def recall_response_s(p: VTSParams) -> float:
     """Mount response of a recall that finds ``recall_queue`` recalls ahead of it (Fig. 6).
 
     With ``drives`` drives taking recalls first come first served and equal
     recall times ``S``, it starts after ``floor(q / drives)`` rounds:
     ``T = (floor(q / drives) + 1) S``.
     """
-    return (p.recall_queue // (p.drives - p.import_export_drives) + 1) * recall_service_s(p, r)
+    return (p.recall_queue // (p.drives - p.import_export_drives) + 1) * recall_service_s(p)
 
 
 @functools.cache

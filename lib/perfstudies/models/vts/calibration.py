@@ -19,54 +19,58 @@ Table 1 read recall, CF 2.66 (PAF)         4 tape drives                mount ti
 =========================================  ===========================  ==============
 
 :func:`check_bottlenecks` verifies afterwards that each cell really is limited by
-the resource it was solved for.  Everything else the model says is a prediction.
-The Table 4 cell is solved after the disk op time, whose value it needs; it is
-one number made of two published entries (4 m + b), so in the comparison both
-that row's m and its b are marked as calibration.
+the resource it was solved for, and :func:`check_defaults` that the defaults of
+:class:`~perfstudies.models.vts.params.VTSParams` are these values.  The Table 4
+cell is solved after the disk op time, whose value it needs; it is one number
+made of two published entries (4 m + b).
 """
 
 import dataclasses
 import functools
+import math
 
 import numpy as np
+import pandas as pd
 
 from perfstudies import data
+from perfstudies.compare import Published
 from perfstudies.models.vts.analytic import (
-    ESCON_LINK_MB_S, TRACK_MB, Rates, arms, bottleneck, disk_ops_per_mb, drive_mb_s, equation3, import_export_minutes,
+    ESCON_LINK_MB_S, TRACK_MB, arms, bottleneck, disk_ops_per_mb, drive_mb_s, equation3, import_export_minutes,
     internal_cf, processor_terms, processors, write_ops_per_track,
 )
-from perfstudies.models.vts.params import STUDY, VTSParams, text_value
+from perfstudies.models.vts.params import STUDY, VTSParams, base, ehpo, paf, text_value
 
 
 @dataclasses.dataclass(frozen=True)
-class NamedCell:
-    """A published cell: where it is, its value, and the configuration it was measured on."""
+class Rates:
+    """The eight calibrated service times, each a field of :class:`~perfstudies.models.vts.params.VTSParams`.
 
-    table: str
-    row: str
-    column: str
-    published: float
+    Apply them with ``params.replace(**dataclasses.asdict(rates))``.
+    """
+
+    write_block_overhead_s: float   # ESCON channel time per host block written, beyond data transfer
+    read_block_overhead_s: float    # the same per host block read
+    cpu_s_per_host_mb: float        # processor time per host MB (a)
+    cpu_s_per_mb_pass: float        # processor time per compressed MB per memory pass (b)
+    cpu_s_per_disk_op: float        # processor time per cache disk operation issued (e)
+    disk_op_s: float                # cache disk arm time per 64 KB track operation of uncompressed data
+    disk_fixed_s: float             # the part of disk_op_s an unbuffered write pays whatever the compression
+    mount_s: float                  # tape drive time per recall beyond search and transfer
+
+    def __post_init__(self):
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"Rates.{field.name} = {value!r} is out of range: allowed a finite value >= 0 "
+                                 f"(a calibration that needs a negative service time has no physical reading)")
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationCell:
+    """A published cell that sets a service time, and the configuration it was measured on."""
+
+    published: Published
     params: VTSParams
-
-
-def paf(**changes) -> VTSParams:
-    """The fully configured PAF machine of Tables 1-2: 1728 GB, 8 ESCON, 64 active drives."""
-    settings = dict(feature="PAF", capacity_gb=1728, hdd_gb=36, escon_channels=8, streams=64, drives=4)
-    return VTSParams(**{**settings, **changes})
-
-
-def base(groups: int, **changes) -> VTSParams:
-    """The base B18 of Sec. 3.1: 36 GB disks, 4 ESCON, 16 writers, CF 1; 4, 8 or 16 groups of 2+P."""
-    capacity = {4: 288, 8: 576, 16: 1152}[groups]
-    return VTSParams(feature="base", capacity_gb=capacity, hdd_gb=36, escon_channels=4, streams=16,
-                     compressibility=1.0, drives=4, **changes)
-
-
-def ehpo(groups: int, **changes) -> VTSParams:
-    """EHPO machine of Figs. 7-8: 8 ESCON, 16 writers, 36 GB disks in 4, 8 or 16 groups of 2+P."""
-    capacity = {4: 288, 8: 576, 16: 1152}[groups]
-    return VTSParams(feature="EHPO", capacity_gb=capacity, hdd_gb=36, escon_channels=8, streams=16, drives=4,
-                     **changes)
 
 
 #: Compressibility at which Table 4's smallest-cache peak-write line calibrates ``disk_fixed_s``:
@@ -74,7 +78,8 @@ def ehpo(groups: int, **changes) -> VTSParams:
 LINE_CALIBRATION_CF = 4.0
 
 
-def _published(name: str, **where) -> float:
+def published_rate(name: str, **where) -> float:
+    """The ``host_mb_s`` of the one row of table ``name`` matching ``where``."""
     table = data.load(STUDY, name)
     for column, value in where.items():
         table = table[table[column] == value]
@@ -84,29 +89,39 @@ def _published(name: str, **where) -> float:
 
 
 @functools.cache
-def calibration_cells() -> dict[str, NamedCell]:
-    """The seven calibration cells, keyed by the service time they set."""
+def calibration_cells() -> dict[str, CalibrationCell]:
+    """The eight calibration cells, keyed by the service time (or group of them) they set."""
     t2 = "Table 2"
     return {
-        "write_block_overhead_s": NamedCell(t2, "peak write", "32 KB", _published(
-            "table2_block_size", operation="peak_write", block_kb=32),
+        "write_block_overhead_s": CalibrationCell(
+            Published(t2, "peak write", "32 KB", published_rate("table2_block_size", operation="peak_write",
+                                                                block_kb=32)),
             paf(workload="peak_write", compressibility=2.66)),
-        "read_block_overhead_s": NamedCell(t2, "read hit", "32 KB", _published(
-            "table2_block_size", operation="read_hit", block_kb=32),
+        "read_block_overhead_s": CalibrationCell(
+            Published(t2, "read hit", "32 KB", published_rate("table2_block_size", operation="read_hit",
+                                                              block_kb=32)),
             paf(workload="read_hit", compressibility=2.66)),
-        "cpu_base_peak": NamedCell("Fig. 3 (text)", "base peak write", "largest cache",
-                                   text_value("base_peak_write_largest_cache"), base(16, workload="peak_write")),
-        "cpu_paf_peak": NamedCell("Fig. 8 (text)", "PAF peak write", "CF 1",
-                                  text_value("paf_peak_write_cf1"), paf(workload="peak_write", compressibility=1.0)),
-        "cpu_paf_sustained": NamedCell("Fig. 7 (text)", "PAF sustained write", "CF 1",
-                                       text_value("paf_sustained_write_cf1"),
-                                       paf(workload="sustained_write", compressibility=1.0)),
-        "disk_op_s": NamedCell("Fig. 3 (text)", "base peak write", "smallest cache",
-                               text_value("base_peak_write_smallest_cache"), base(4, workload="peak_write")),
-        "disk_fixed_s": NamedCell("Table 4", "peak write line m CF + b at CF 4", "288/72 GB", equation3(
-            "peak_write", 4, LINE_CALIBRATION_CF), ehpo(4, workload="peak_write", compressibility=LINE_CALIBRATION_CF)),
-        "mount_s": NamedCell("Table 1", "read recall", "CF 2.66", _published(
-            "table1_read_rates", operation="read_recall", cf=2.66),
+        "cpu_base_peak": CalibrationCell(
+            Published("Fig. 3 (text)", "base peak write", "largest cache",
+                      text_value("base_peak_write_largest_cache")),
+            base(16, workload="peak_write")),
+        "cpu_paf_peak": CalibrationCell(
+            Published("Fig. 8 (text)", "PAF peak write", "CF 1", text_value("paf_peak_write_cf1")),
+            paf(workload="peak_write", compressibility=1.0)),
+        "cpu_paf_sustained": CalibrationCell(
+            Published("Fig. 7 (text)", "PAF sustained write", "CF 1", text_value("paf_sustained_write_cf1")),
+            paf(workload="sustained_write", compressibility=1.0)),
+        "disk_op_s": CalibrationCell(
+            Published("Fig. 3 (text)", "base peak write", "smallest cache",
+                      text_value("base_peak_write_smallest_cache")),
+            base(4, workload="peak_write")),
+        "disk_fixed_s": CalibrationCell(
+            Published("Table 4", "peak write line m CF + b at CF 4", "288/72 GB",
+                      equation3("peak_write", 4, LINE_CALIBRATION_CF)),
+            ehpo(4, workload="peak_write", compressibility=LINE_CALIBRATION_CF)),
+        "mount_s": CalibrationCell(
+            Published("Table 1", "read recall", "CF 2.66", published_rate("table1_read_rates",
+                                                                          operation="read_recall", cf=2.66)),
             paf(workload="read_recall", compressibility=2.66)),
     }
 
@@ -116,19 +131,25 @@ LIMITED_BY = {"write_block_overhead_s": "channels", "read_block_overhead_s": "ch
               "cpu_base_peak": "processors", "cpu_paf_peak": "processors", "cpu_paf_sustained": "processors",
               "disk_op_s": "cache", "disk_fixed_s": "cache", "mount_s": "tape"}
 
-
-#: The :class:`Rates` field(s) each calibration cell sets.
+#: The service time(s) each calibration cell sets.
 SETS = {"write_block_overhead_s": "write_block_overhead_s", "read_block_overhead_s": "read_block_overhead_s",
         "cpu_base_peak": "cpu_s_per_host_mb, cpu_s_per_mb_pass, cpu_s_per_disk_op (jointly with the next two)",
         "cpu_paf_peak": "(joint with the cell above)", "cpu_paf_sustained": "(joint with the cell above)",
         "disk_op_s": "disk_op_s", "disk_fixed_s": "disk_fixed_s (given disk_op_s)", "mount_s": "mount_s"}
 
 
-def _channel_overhead(cell: NamedCell) -> float:
+def calibration_table() -> pd.DataFrame:
+    """The calibration cells as a table: the cell, its published value, the resource it is solved for, what it sets."""
+    return pd.DataFrame([{"cell": cell.published.where, "published MB/s": cell.published.value,
+                          "limited by": LIMITED_BY[key], "sets": SETS[key]}
+                         for key, cell in calibration_cells().items()])
+
+
+def _channel_overhead(cell: CalibrationCell) -> float:
     """Solve channels * block / (overhead + block / link rate) = published for the overhead."""
     p = cell.params
     block_mb = p.block_kb / 1024
-    return p.escon_channels * block_mb / cell.published - block_mb / ESCON_LINK_MB_S
+    return p.escon_channels * block_mb / cell.published.value - block_mb / ESCON_LINK_MB_S
 
 
 def calibrate() -> Rates:
@@ -137,17 +158,17 @@ def calibrate() -> Rates:
     cpu_keys = ("cpu_base_peak", "cpu_paf_peak", "cpu_paf_sustained")
     # processors / X = a * ta + b * tb + e * te for each processor-limited cell.
     terms = np.array([processor_terms(cells[k].params) for k in cpu_keys])
-    demand = np.array([processors(cells[k].params) / cells[k].published for k in cpu_keys])
+    demand = np.array([processors(cells[k].params) / cells[k].published.value for k in cpu_keys])
     a, b, e = np.linalg.solve(terms, demand)
     disk = cells["disk_op_s"]
-    disk_op_s = arms(disk.params) * internal_cf(disk.params) / (disk.published * disk_ops_per_mb(disk.params))
+    disk_op_s = arms(disk.params) * internal_cf(disk.params) / (disk.published.value * disk_ops_per_mb(disk.params))
     # arms / X = writes per MB * (fixed + (op - fixed) / CF) at the line's CF 4 point; solve for fixed.
     line = cells["disk_fixed_s"]
     cf = line.params.compressibility
-    per_write = arms(line.params) * TRACK_MB / (line.published * write_ops_per_track(line.params))
+    per_write = arms(line.params) * TRACK_MB / (line.published.value * write_ops_per_track(line.params))
     disk_fixed_s = (per_write - disk_op_s / cf) / (1 - 1 / cf)
     recall = cells["mount_s"].params
-    per_volume = recall.drives * recall.volume_mb / cells["mount_s"].published
+    per_volume = recall.drives * recall.volume_mb / cells["mount_s"].published.value
     mount_s = per_volume - text_value("search_time") - recall.volume_mb / (recall.compressibility * drive_mb_s(recall))
     return Rates(
         write_block_overhead_s=_channel_overhead(cells["write_block_overhead_s"]),
@@ -155,6 +176,45 @@ def calibrate() -> Rates:
         cpu_s_per_host_mb=float(a), cpu_s_per_mb_pass=float(b), cpu_s_per_disk_op=float(e),
         disk_op_s=float(disk_op_s), disk_fixed_s=float(disk_fixed_s), mount_s=float(mount_s),
     )
+
+
+def with_rates(params: VTSParams, rates: Rates) -> VTSParams:
+    """``params`` with the eight service times of ``rates``."""
+    return params.replace(**dataclasses.asdict(rates))
+
+
+def default_rates() -> Rates:
+    """The service times :class:`~perfstudies.models.vts.params.VTSParams` has by default."""
+    defaults = VTSParams()
+    return Rates(**{field.name: getattr(defaults, field.name) for field in dataclasses.fields(Rates)})
+
+
+def check_bottlenecks(rates: Rates) -> None:
+    """Raise ValueError if a calibration cell is not limited by the resource it was solved for."""
+    for key, cell in calibration_cells().items():
+        found = bottleneck(with_rates(cell.params, rates))
+        if found != LIMITED_BY[key]:
+            raise ValueError(f"calibration cell {cell.published.where} is limited by {found}, "
+                             f"not by {LIMITED_BY[key]}: the closed-form calibration does not hold")
+
+
+def check_defaults(rates: Rates) -> None:
+    """Raise ValueError unless the defaults of VTSParams are exactly ``rates`` (the calibration's output)."""
+    defaults = default_rates()
+    drifted = [f"{name} = {getattr(defaults, name)!r} (calibrated {value!r})"
+               for name, value in dataclasses.asdict(rates).items() if getattr(defaults, name) != value]
+    if drifted:
+        raise ValueError(f"VTSParams defaults differ from calibrate(): {'; '.join(drifted)}; "
+                         "set the defaults in params.py to the calibrated values")
+
+
+@functools.cache
+def calibrated_rates() -> Rates:
+    """The calibrated :class:`Rates`, checked against the bottlenecks and the record's defaults (once per process)."""
+    rates = calibrate()
+    check_bottlenecks(rates)
+    check_defaults(rates)
+    return rates
 
 
 def contention_slowdown() -> float:
@@ -168,20 +228,3 @@ def contention_slowdown() -> float:
     alone = import_export_minutes("export", megabytes, mounts)
     moving = import_export_minutes("export", megabytes, 0)
     return 1.0 + text_value("export_elongation_peak_write") / 100 * alone / moving
-
-
-@functools.cache
-def calibrated_rates() -> Rates:
-    """The calibrated :class:`Rates` (computed once per process)."""
-    rates = calibrate()
-    check_bottlenecks(rates)
-    return rates
-
-
-def check_bottlenecks(rates: Rates) -> None:
-    """Raise ValueError if a calibration cell is not limited by the resource it was solved for."""
-    for key, cell in calibration_cells().items():
-        found = bottleneck(cell.params, rates)
-        if found != LIMITED_BY[key]:
-            raise ValueError(f"calibration cell {cell.table} {cell.row} {cell.column} is limited by {found}, "
-                             f"not by {LIMITED_BY[key]}: the closed-form calibration does not hold")

@@ -1,42 +1,178 @@
-"""What one widget change re-runs: a few replications plus the closed forms."""
+"""The chapter's interactive parts (the live panel's re-run, the precomputed sweeps) and its tables.
 
+:func:`widget_run` is what one change of the live panel runs: a few short
+replications of both models plus the closed forms.  :func:`sweep_points` lists
+the parameter records of the two sweeps behind the chapter's kernel-free
+slider charts: write throughput against compressibility for every cache
+configuration of Table 3 (the slider moves over the configuration's index,
+since the capacities are unevenly spaced), and the recall mount response
+against the recall queue length for 3 to 6 drives (Fig. 6).  Every simulated
+number here uses the study's one seed, :data:`~perfstudies.models.vts.params.SEED`.
+"""
+
+import numpy as np
 import pandas as pd
 
-from perfstudies.models.vts.analytic import bottleneck, bound, capacities, hours_at_peak, recall_response_s, \
-    typical_mix_bound
-from perfstudies.models.vts.calibration import calibrated_rates
-from perfstudies.models.vts.network import recall_model, throughput_model
-from perfstudies.models.vts.params import VTSParams
-from perfstudies.runner import replicate
+from perfstudies.models.vts.analytic import (
+    RESOURCES, bottleneck, bound, capacities, contended_task_minutes, equation3, hours_at_peak,
+    import_export_minutes, recall_response_s, typical_mix_bound,
+)
+from perfstudies.models.vts.calibration import contention_slowdown
+from perfstudies.models.vts.network import model, recall_model
+from perfstudies.models.vts.params import SEED, VTSParams, cache_configurations, paf, text_value
+from perfstudies.runner import replicate, summarize
+from perfstudies.sweep import run_sweep
 
+#: Replications and run length of one live-panel re-run (a fraction of a second).
 WIDGET_REPLICATIONS = 3
 WIDGET_COMPLETIONS = 300
-WIDGET_SEED = 2000
+#: The fields the live panel offers.
+WIDGET_FIELDS = ("feature", "capacity_gb", "hdd_gb", "drives", "drive_model", "compressibility", "escon_channels",
+                 "block_kb", "workload", "volume_mb", "recall_queue", "import_export_drives")
+#: The live panel's compressibility range: the measured range of Figs. 7-8.
+WIDGET_RANGES = {"compressibility": (1.0, 4.0)}
+
+#: Compressibilities of the chapter's tables and of Fig. 10's curves (the measured range, equation 3).
+COMPRESSIBILITIES = (1.0, 2.0, 3.0, 4.0)
+#: Cache capacities of the PAF column of Table 3 (GB).
+PAF_CACHES_GB = (216, 432, 864, 1728)
+#: Independent replications of the chapter's example run.
+EXAMPLE_REPLICATIONS = 5
+
+WRITE_CF = tuple(float(cf) for cf in np.round(np.arange(1.0, 4.01, 0.5), 2))
+WRITE_REPLICATIONS = 3
+WRITE_COMPLETIONS = 250
+RECALL_QUEUES = tuple(range(0, 33, 4))
+RECALL_DRIVES = (3, 4, 5, 6)
+RECALL_REPLICATIONS = 12
 
 
-def explore(params: VTSParams) -> pd.DataFrame:
+def widget_run(params: VTSParams | None = None) -> pd.DataFrame:
     """One table of what the configuration does: simulated with 95% CIs, and in theory.
 
     Runs the throughput model and the recall model for a few replications at a
     coarse run length, so that a widget answers in a fraction of a second.
+    ``None`` runs the chapter's default configuration, :class:`VTSParams`'s defaults.
     """
-    rates = calibrated_rates()
+    params = VTSParams() if params is None else params
     quick = params.replace(completions=min(params.completions, WIDGET_COMPLETIONS))
-    flow = replicate(throughput_model, quick, WIDGET_REPLICATIONS, WIDGET_SEED, progress=False)
-    recall = replicate(recall_model, params, WIDGET_REPLICATIONS, WIDGET_SEED, progress=False)
+    flow = replicate(model, quick, WIDGET_REPLICATIONS, SEED, progress=False)
+    recall = replicate(recall_model, params, WIDGET_REPLICATIONS, SEED, progress=False)
     rows = [("host MB/s, simulated", flow.mean("host_mb_s"), flow.half_width("host_mb_s")),
-            ("host MB/s, bottleneck bound", bound(params, rates), float("nan"))]
-    rows += [(f"capacity of {name}, MB/s", value, float("nan")) for name, value in capacities(params, rates).items()]
+            ("host MB/s, bottleneck bound", bound(params), float("nan"))]
+    rows += [(f"capacity of {name}, MB/s", value, float("nan")) for name, value in capacities(params).items()]
     rows += [("recall mount response, s, simulated", recall.mean("mount_response_s"),
               recall.half_width("mount_response_s")),
-             ("recall mount response, s, closed form", recall_response_s(params, rates), float("nan")),
-             ("typical mix host MB/s, bound", typical_mix_bound(params, rates), float("nan")),
-             ("hours at peak write from an empty cache", hours_at_peak(params, rates), float("nan"))]
+             ("recall mount response, s, closed form", recall_response_s(params), float("nan")),
+             ("typical mix host MB/s, bound", typical_mix_bound(params), float("nan")),
+             ("hours at peak write from an empty cache", hours_at_peak(params), float("nan"))]
     table = pd.DataFrame(rows, columns=["quantity", "value", "95% CI half-width"])
-    table.attrs["bottleneck"] = bottleneck(params, rates)
+    table.attrs["bottleneck"] = bottleneck(params)
     return table
 
 
-def widget_run() -> pd.DataFrame:
-    """The default widget re-run (benchmarked): :func:`explore` at the default parameters."""
-    return explore(VTSParams())
+def headline_configurations() -> dict[str, VTSParams]:
+    """The paper's headline configurations, by name, for the table of resource capacities."""
+    return {
+        "base, 4(2+P), peak write": VTSParams(feature="base", capacity_gb=288, escon_channels=4,
+                                              compressibility=1.0, workload="peak_write"),
+        "base, 16(2+P), sustained": VTSParams(feature="base", capacity_gb=1152, escon_channels=4,
+                                              compressibility=1.0, workload="sustained_write"),
+        "EHPO, 16(2+P), CF 3, sustained": VTSParams(feature="EHPO", capacity_gb=1152, compressibility=3.0),
+        "PAF, CF 1, sustained": paf(compressibility=1.0, workload="sustained_write"),
+        "PAF, CF 3, sustained": paf(compressibility=3.0, workload="sustained_write"),
+        "PAF, CF 2.66, peak write": paf(compressibility=2.66, workload="peak_write"),
+        "PAF, CF 2.66, read recall": paf(compressibility=2.66, workload="read_recall"),
+    }
+
+
+def headline_bounds() -> pd.DataFrame:
+    """Each resource's capacity (host MB/s) for the headline configurations, with the bound and its bottleneck."""
+    table = pd.DataFrame({name: capacities(p) for name, p in headline_configurations().items()}).T
+    table = table[[name for name in RESOURCES if name in table.columns]]
+    table["bound"] = table.min(axis=1)
+    table["bottleneck"] = table.drop(columns="bound").idxmin(axis=1)
+    return table
+
+
+def equation3_table() -> pd.DataFrame:
+    """Equation 3 with Table 4's coefficients at the compressibilities of :data:`COMPRESSIBILITIES`."""
+    return pd.DataFrame([{"workload": w, "parity groups": g,
+                          **{f"CF {cf:g}": equation3(w, g, cf) for cf in COMPRESSIBILITIES}}
+                         for w in ("sustained_write", "peak_write") for g in (4, 8, 16)])
+
+
+def contention_tasks() -> pd.DataFrame:
+    """Sec. 7's two ten-volume tasks: minutes alone (equations 1-2) and under saturating peak write."""
+    megabytes, slowdown = text_value("contention_task_mb"), contention_slowdown()
+    rows = []
+    for task in ("export", "import"):
+        mounts = text_value(f"contention_{task}_mounts")
+        rows.append({"task": task, "MB": megabytes, "mounts": mounts,
+                     "minutes alone (eq. 1-2)": import_export_minutes(task, megabytes, mounts),
+                     "minutes under peak write": contended_task_minutes(task, megabytes, mounts, slowdown)})
+    return pd.DataFrame(rows)
+
+
+def example_run() -> pd.DataFrame:
+    """The chapter's example: PAF sustained write at CF 3, replicated, with 95% CIs."""
+    example = paf(compressibility=3.0, workload="sustained_write")
+    return replicate(model, example, EXAMPLE_REPLICATIONS, SEED, progress=False).summary()
+
+
+def cache_choices() -> pd.DataFrame:
+    """Table 3's configurations numbered 1..N, with the feature level each one is run at."""
+    table = cache_configurations().reset_index(drop=True)
+    table["index"] = np.arange(1, len(table) + 1)
+    table["feature"] = np.where(table["features"] == "paf", "PAF", "EHPO")
+    groups = table["parity_groups"].astype(str) + "(" + table["data_disks_per_group"].astype(str) + "+P)"
+    table["label"] = (table["capacity_gb"].astype(str) + " GB, " + table["hdd_gb"].astype(str) + " GB disks, "
+                      + groups + ", " + table["feature"])
+    return table
+
+
+def write_points() -> list[VTSParams]:
+    """Peak and sustained write at every configuration and compressibility of the sweep."""
+    return [VTSParams(feature=c.feature, capacity_gb=int(c.capacity_gb), hdd_gb=int(c.hdd_gb), escon_channels=8,
+                      streams=64 if c.feature == "PAF" else 16, workload=w, compressibility=cf,
+                      completions=WRITE_COMPLETIONS)
+            for c in cache_choices().itertuples() for w in ("peak_write", "sustained_write") for cf in WRITE_CF]
+
+
+def recall_points() -> list[VTSParams]:
+    """Fig. 6's setting (CF 3, 3590B) for each volume size, drive count and queue length."""
+    sizes = [text_value(f"fig6_volume_{k}") for k in ("small", "medium", "large")]
+    return [VTSParams(feature="EHPO", capacity_gb=1152, workload="read_recall", drive_model="B",
+                      compressibility=text_value("fig6_compressibility"), volume_mb=size, drives=d, recall_queue=q)
+            for d in RECALL_DRIVES for size in sizes for q in RECALL_QUEUES]
+
+
+def sweep_points() -> dict[str, list[VTSParams]]:
+    """The records of the chapter's two slider sweeps: ``"write"`` (throughput model) and ``"recall"``."""
+    return {"write": write_points(), "recall": recall_points()}
+
+
+def write_sweep() -> pd.DataFrame:
+    """Mean host MB/s with 95% CI per configuration index, workload and compressibility."""
+    runs = run_sweep(model, sweep_points()["write"], replications=WRITE_REPLICATIONS, seed=SEED, max_workers=2,
+                     progress=False)
+    summary = summarize(runs[runs["metric"] == "host_mb_s"],
+                        by=["capacity_gb", "hdd_gb", "feature", "workload", "compressibility"]).reset_index()
+    labels = cache_choices()[["capacity_gb", "hdd_gb", "feature", "index", "label"]]
+    return summary.merge(labels, on=["capacity_gb", "hdd_gb", "feature"])
+
+
+def paf_against_bound(sweep: pd.DataFrame) -> pd.DataFrame:
+    """The write sweep's 1728 GB PAF rows beside the bottleneck bound of each point."""
+    rows = sweep[(sweep["feature"] == "PAF") & (sweep["capacity_gb"] == 1728)].copy()
+    rows["bound"] = [bound(paf(compressibility=cf, workload=w))
+                     for cf, w in zip(rows["compressibility"], rows["workload"])]
+    return rows[["workload", "compressibility", "mean", "half_width", "bound"]]
+
+
+def recall_sweep() -> pd.DataFrame:
+    """Mean recall mount response (minutes) with 95% CI per drives, volume size and queue length."""
+    runs = run_sweep(recall_model, sweep_points()["recall"], replications=RECALL_REPLICATIONS, seed=SEED,
+                     max_workers=2, progress=False)
+    runs = runs.assign(value=runs["value"] / 60.0)
+    return summarize(runs, by=["drives", "volume_mb", "recall_queue"]).reset_index()

@@ -1,4 +1,5 @@
-"""The chapter's charts that are not slider charts: diagram, capacities, comparison, time at peak."""
+"""Every chart and diagram of the chapter: the network diagram, capacities, the two slider charts,
+the comparison charts and the time at peak write."""
 
 import altair as alt
 import numpy as np
@@ -7,10 +8,8 @@ import pandas as pd
 from perfstudies import charts, data
 from perfstudies.diagrams import network_diagram
 from perfstudies.models.vts import analytic
-from perfstudies.models.vts.analytic import Rates
-from perfstudies.models.vts.calibration import paf
-from perfstudies.models.vts.params import STUDY
-from perfstudies.models.vts.sweeps import cache_choices
+from perfstudies.models.vts.explore import COMPRESSIBILITIES, PAF_CACHES_GB, cache_choices
+from perfstudies.models.vts.params import STUDY, paf
 
 
 def vts_diagram() -> alt.LayerChart:
@@ -48,12 +47,11 @@ def equation3_lines(sweep: pd.DataFrame) -> pd.DataFrame:
     return points
 
 
-def capacity_chart(rates: Rates, workload: str = "sustained_write") -> alt.Chart:
+def capacity_chart(workload: str = "sustained_write") -> alt.Chart:
     """Each resource's capacity against compressibility for the PAF machine; the lowest is the bound."""
     rows = [{"CF": cf, "resource": name, "host MB/s": value}
             for cf in np.round(np.arange(1.0, 4.01, 0.25), 2)
-            for name, value in analytic.capacities(paf(compressibility=float(cf), workload=workload),
-                                                   rates).items()]
+            for name, value in analytic.capacities(paf(compressibility=float(cf), workload=workload)).items()]
     return alt.Chart(pd.DataFrame(rows)).mark_line(point=True).encode(
         x=alt.X("CF:Q", title="data compressibility CF"),
         y=alt.Y("host MB/s:Q", title="capacity of the resource alone (host MB/s)", scale=alt.Scale(type="log")),
@@ -85,11 +83,11 @@ def throughput_scatter(table: pd.DataFrame) -> alt.LayerChart:
         width=420, height=420, title="Throughput cells: model against published (dashed: equal)")
 
 
-def hours_at_peak_chart(rates: Rates, capacities_gb, compressibilities) -> alt.Chart:
+def hours_at_peak_chart() -> alt.Chart:
     """Cache capacity against hours of PAF peak write from an empty cache, one line per CF (cf. Fig. 10)."""
     hours = pd.DataFrame([{"cache GB": c, "CF": f"CF {cf:g}",
-                           "hours": analytic.hours_at_peak(paf(capacity_gb=c, compressibility=cf), rates)}
-                          for c in capacities_gb for cf in compressibilities])
+                           "hours": analytic.hours_at_peak(paf(capacity_gb=c, compressibility=cf))}
+                          for c in PAF_CACHES_GB for cf in COMPRESSIBILITIES])
     return alt.Chart(hours).mark_line(point=True).encode(
         x=alt.X("hours:Q", title="hours of peak write from an empty cache"),
         y=alt.Y("cache GB:Q", title="tape volume cache (GB)"),
@@ -112,3 +110,27 @@ def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
                  alt.Tooltip("ci_half_width:Q", format=".2f"), alt.Tooltip("rel_error:Q", format="+.1%")],
     ).properties(width=150, height=170).facet(facet=alt.Facet("row:N", title=None), columns=2).resolve_scale(
         y="independent").properties(title="Table 4: EHPO line coefficients, published and fitted to the simulation")
+
+
+def write_slider(sweep: pd.DataFrame) -> alt.Chart:
+    """Peak and sustained write against compressibility; the slider picks Table 3's cache configuration.
+
+    For the 2+P layouts Table 4 covers, equation 3's lines are drawn beside the simulation.
+    """
+    chart = pd.concat([sweep, equation3_lines(sweep)]).rename(
+        columns={"index": "cache configuration", "mean": "host MB/s"})
+    chart["workload"] = chart["workload"].str.replace("_", " ")
+    return charts.slider_chart(chart, x="compressibility", y="host MB/s", slider="cache configuration",
+                               color="workload", low="low", high="high", x_title="data compressibility CF",
+                               y_title="host MB/s", slider_name="cache configuration (Table 3 row)",
+                               title="Peak and sustained write against compressibility (hover for the cache)")
+
+
+def recall_slider(sweep: pd.DataFrame) -> alt.Chart:
+    """Recall mount response against the recall queue; the slider picks the number of drives (cf. Fig. 6)."""
+    chart = sweep.rename(columns={"mean": "minutes", "recall_queue": "recalls queued ahead"})
+    chart["volume"] = chart["volume_mb"].map(lambda mb: f"{mb:.0f} MB")
+    return charts.slider_chart(chart, x="recalls queued ahead", y="minutes", slider="drives", color="volume",
+                               low="low", high="high", x_title="recalls queued ahead of a new one",
+                               y_title="recall mount response (minutes)", slider_name="tape drives",
+                               title="Recall mount response against queue length (CF 3, 3590B, 95% CI)")

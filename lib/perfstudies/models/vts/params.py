@@ -1,11 +1,21 @@
 """The parameter record of the VTS model and the hardware facts it rests on.
 
 :class:`VTSParams` describes one configuration of the IBM 3494 Virtual Tape Server
-model B18 (feature level, cache, tape drives, channels) and one workload on it
-(what the host does, how compressible the data is).  It validates itself: the
-cache must be one that Table 3 of the white paper lists for that feature level,
-the Performance Accelerator needs four or more drives, and a compressibility
-above 4 (outside the measured range of Figs. 7 and 8) needs ``extrapolate=True``.
+model B18 (feature level, cache, tape drives, channels), one workload on it
+(what the host does, how compressible the data is) and the eight service times
+of its resources.  It validates itself: the cache must be one that Table 3 of
+the white paper lists for that feature level, the Performance Accelerator needs
+four or more drives, and a compressibility above 4 (outside the measured range
+of Figs. 7 and 8) needs ``extrapolate=True``.
+
+The eight service times are the model's calibrated constants.  Their defaults
+are the output of :func:`perfstudies.models.vts.calibration.calibrate` to the
+last digit (each is solved from one named published cell);
+:func:`~perfstudies.models.vts.calibration.check_defaults` and the tests check
+that they still agree, and the comparison refuses to run when they do not.
+
+:func:`paf`, :func:`base` and :func:`ehpo` build the three machines the document
+measured, as it describes them.
 """
 
 import functools
@@ -17,13 +27,33 @@ from perfstudies import data
 from perfstudies.params import Params, param
 
 STUDY = "vts"
+DOCUMENT = "IBM Magstar 3494 Virtual Tape Server Performance White Paper"
+#: The one base seed of every simulated number of the study (calibration checks,
+#: comparison, widget re-runs and sweeps): replication i uses
+#: ``replication_seeds(SEED, n)[i]``.
+SEED = 3494
 
 FEATURES = ("base", "EHPO", "PAF")
 WORKLOADS = ("peak_write", "sustained_write", "read_hit", "read_recall")
 CACHE_CAPACITIES_GB = (72, 144, 216, 288, 432, 576, 864, 1152, 1728)
 
+#: The resources a workload's data passes, in data-flow order (Secs. 3.1-3.2):
+#: a write goes host -> channels -> processors -> cache (and, in the sustained
+#: state, on to tape); a read hit comes back the same way from the cache; a
+#: recall starts at a tape drive.  Each resource is one node of the Ciw network.
+PATHS = {
+    "peak_write": ("channels", "processors", "cache"),
+    "sustained_write": ("channels", "processors", "cache", "tape"),
+    "read_hit": ("cache", "processors", "channels"),
+    "read_recall": ("tape", "cache", "processors", "channels"),
+}
+
 #: Compressibility range of the measurements and of equation 3 (Appendix B).
 MEASURED_CF_MAX = 4.0
+
+#: Ciw events per customer visit to a node (arrival, start and end of service),
+#: for the event budget of one replication.
+EVENTS_PER_VISIT = 3
 
 
 @functools.cache
@@ -43,10 +73,11 @@ def text_value(key: str) -> float:
 
 @dataclass(frozen=True)
 class VTSParams(Params):
-    """One VTS B18 configuration and one host workload.
+    """One VTS B18 configuration, one host workload, and the resources' service times.
 
     Hardware facts come from the white paper (section in each field's doc);
-    the calibrated service times live in :class:`~perfstudies.models.vts.analytic.Rates`.
+    the last eight fields are the calibrated service times (see the module
+    docstring and :mod:`perfstudies.models.vts.calibration`).
     """
 
     feature: str = param("PAF", choices=FEATURES,
@@ -73,6 +104,31 @@ class VTSParams(Params):
                             doc="host MB carried by one simulated customer (granularity)")
     completions: int = param(600, low=50, high=20_000, unit="customers",
                              doc="customer completions a throughput run lasts for")
+    # calibrated: calibration.calibrate()'s values to the last digit (check_defaults and the tests compare them)
+    write_block_overhead_s: float = param(0.0012867647058823531, low=0.0, high=0.1, low_open=True, unit="s",
+                                          doc="ESCON channel time per host block written, beyond the transfer "
+                                              "(calibrated: Table 2 peak write, 32 KB)")
+    read_block_overhead_s: float = param(0.002068014705882353, low=0.0, high=0.1, low_open=True, unit="s",
+                                         doc="ESCON channel time per host block read, beyond the transfer "
+                                             "(calibrated: Table 2 read hit, 32 KB)")
+    cpu_s_per_host_mb: float = param(0.0019263845889232883, low=0.0, high=1.0, low_open=True, unit="s",
+                                     doc="processor time per host MB, a (calibrated jointly: base peak write, "
+                                         "largest cache; PAF peak and sustained write at CF 1)")
+    cpu_s_per_mb_pass: float = param(0.04121087031303748, low=0.0, high=1.0, low_open=True, unit="s",
+                                     doc="processor time per compressed MB per memory pass, b (calibrated jointly "
+                                         "with a and e)")
+    cpu_s_per_disk_op: float = param(0.002450980392156863, low=0.0, high=0.1, low_open=True, unit="s",
+                                     doc="processor time per cache disk operation issued, e (calibrated jointly "
+                                         "with a and b)")
+    disk_op_s: float = param(0.0234375, low=0.0, high=1.0, low_open=True, unit="s",
+                             doc="cache disk arm time per 64 KB track operation (calibrated: base peak write, "
+                                 "smallest cache)")
+    disk_fixed_s: float = param(0.0014501898851426442, low=0.0, high=1.0, low_open=True, unit="s",
+                                doc="the part of disk_op_s an unbuffered write pays whatever the compression "
+                                    "(calibrated: Table 4 peak write line at CF 4, 288/72 GB)")
+    mount_s: float = param(30.987110633727184, low=0.0, high=600.0, low_open=True, unit="s",
+                           doc="tape drive time per recall beyond search and transfer (calibrated: Table 1 "
+                               "read recall, CF 2.66)")
 
     def __post_init__(self):
         super().__post_init__()
@@ -94,6 +150,21 @@ class VTSParams(Params):
         if self.streams > most:
             raise ValueError(f"{name}.streams = {self.streams!r} is out of range: allowed 1 <= streams <= {most} "
                              f"with feature {self.feature!r} (Sec. 2: virtual drives)")
+        if self.disk_fixed_s > self.disk_op_s:
+            raise ValueError(f"{name}.disk_fixed_s = {self.disk_fixed_s!r} is out of range: allowed "
+                             f"0 < disk_fixed_s <= disk_op_s ({self.disk_op_s}): it is a part of the operation")
+        self.check_event_budget(self.events_per_replication(), ("completions", "streams", "recall_queue"))
+
+    def events_per_replication(self) -> float:
+        """Ciw events of one replication of each model, throughput and recall, together (an estimate).
+
+        A throughput run lasts for about ``completions`` customers at the bound
+        rate, plus the ``streams`` in flight, each visiting every resource of
+        the workload's path; a recall run serves ``recall_queue + 1`` recalls
+        at the drives.
+        """
+        visits = (self.completions + self.streams) * len(PATHS[self.workload]) + self.recall_queue + 1
+        return EVENTS_PER_VISIT * visits
 
     @staticmethod
     def _rows(feature: str) -> pd.DataFrame:
@@ -118,3 +189,25 @@ class VTSParams(Params):
         row = table[(table["features"] == ("paf" if self.feature == "PAF" else "base_ehpo"))
                     & (table["hdd_gb"] == self.hdd_gb) & (table["capacity_gb"] == self.capacity_gb)].iloc[0]
         return int(row["parity_groups"]), int(row["data_disks_per_group"])
+
+
+#: Cache capacity (36 GB disks) of the 2+P layouts the document measured: 4, 8 or 16 parity groups.
+TWO_PLUS_P_CAPACITY_GB = {4: 288, 8: 576, 16: 1152}
+
+
+def paf(**changes) -> VTSParams:
+    """The fully configured PAF machine of Tables 1-2: 1728 GB, 8 ESCON, 64 active drives."""
+    settings = dict(feature="PAF", capacity_gb=1728, hdd_gb=36, escon_channels=8, streams=64, drives=4)
+    return VTSParams(**{**settings, **changes})
+
+
+def base(groups: int, **changes) -> VTSParams:
+    """The base B18 of Sec. 3.1: 36 GB disks, 4 ESCON, 16 writers, CF 1; 4, 8 or 16 groups of 2+P."""
+    return VTSParams(feature="base", capacity_gb=TWO_PLUS_P_CAPACITY_GB[groups], hdd_gb=36, escon_channels=4,
+                     streams=16, compressibility=1.0, drives=4, **changes)
+
+
+def ehpo(groups: int, **changes) -> VTSParams:
+    """EHPO machine of Figs. 7-8: 8 ESCON, 16 writers, 36 GB disks in 4, 8 or 16 groups of 2+P."""
+    return VTSParams(feature="EHPO", capacity_gb=TWO_PLUS_P_CAPACITY_GB[groups], hdd_gb=36, escon_channels=8,
+                     streams=16, drives=4, **changes)

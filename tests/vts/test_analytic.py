@@ -1,0 +1,128 @@
+"""Theory first: equations 1-3, the service demands, the bottleneck bound, and the simulation against them."""
+
+import pytest
+
+from perfstudies import data
+from perfstudies.models.vts.analytic import (
+    bottleneck, bound, cache_s_per_mb, capacities, contended_task_minutes, equation3, hours_at_peak,
+    import_export_minutes, recall_response_s, recall_service_s, write_ops_per_track,
+)
+from perfstudies.models.vts.network import model, recall_model
+from perfstudies.models.vts.params import STUDY, VTSParams
+from perfstudies.runner import replicate
+
+SEED = 20001
+
+
+# --- equations 1-3 are closed forms, reproduced exactly from the transcribed coefficients
+
+@pytest.mark.parametrize("row", data.load(STUDY, "table4_ehpo_coefficients").to_dict("records"))
+@pytest.mark.parametrize("cf", [1.0, 2.66, 4.0])
+def test_equation3_is_m_cf_plus_b(row, cf):
+    assert equation3(row["workload"], row["parity_groups"], cf) == row["m"] * cf + row["b"]
+
+
+def test_equation3_refuses_outside_its_validated_range():
+    with pytest.raises(ValueError, match="compressibility = 4.5 is out of range"):
+        equation3("peak_write", 16, 4.5)
+    with pytest.raises(ValueError, match="parity_groups"):
+        equation3("peak_write", 12, 2.0)
+
+
+@pytest.mark.parametrize("task", ["export", "import"])
+def test_equations_1_and_2_are_linear_in_megabytes_mounts_and_searches(task):
+    row = data.load(STUDY, "import_export_coefficients").set_index("task").loc[task]
+    expected = row["minutes_per_mb"] * 2300 + row["minutes_per_mount"] * 13 + row["minutes_per_search"] * 4
+    assert import_export_minutes(task, 2300, 13, 4) == expected
+    assert import_export_minutes(task, 0, 0, 0) == 0.0
+
+
+def test_host_load_stretches_only_the_data_term_of_a_task():
+    alone = import_export_minutes("import", 2300, 6)
+    assert contended_task_minutes("import", 2300, 6, data_slowdown=1.0) == alone
+    stretched = contended_task_minutes("import", 2300, 6, data_slowdown=2.0)
+    assert stretched - alone == pytest.approx(import_export_minutes("import", 2300, 0))
+    # fewer mounts for the same data: relatively more affected (Sec. 7)
+    assert (contended_task_minutes("export", 2300, 6, 2.0) / import_export_minutes("export", 2300, 6)
+            > contended_task_minutes("export", 2300, 13, 2.0) / import_export_minutes("export", 2300, 13))
+    with pytest.raises(ValueError, match="data_slowdown = 0.5 is out of range"):
+        contended_task_minutes("import", 2300, 6, data_slowdown=0.5)
+
+
+def test_import_export_refuses_bad_input_by_name():
+    with pytest.raises(ValueError, match="task = 'copy' is not allowed"):
+        import_export_minutes("copy", 10, 2)
+    with pytest.raises(ValueError, match="mounts = -1 is out of range"):
+        import_export_minutes("export", 10, -1)
+
+
+# --- the service demands
+
+def test_full_stride_writes_cost_fewer_disk_operations_than_read_modify_write():
+    assert write_ops_per_track(VTSParams(feature="PAF")) == pytest.approx(7 / 6)
+    assert write_ops_per_track(VTSParams(feature="EHPO", capacity_gb=1152)) == 4.0
+
+
+def test_only_unbuffered_writes_keep_a_cache_cost_that_compression_does_not_shrink():
+    params = VTSParams()
+    assert 0 < params.disk_fixed_s < params.disk_op_s
+    ehpo = VTSParams(feature="EHPO", capacity_gb=288, workload="peak_write")
+    cf1, cf4 = (cache_s_per_mb(ehpo.replace(compressibility=cf)) for cf in (1.0, 4.0))
+    assert cf4 == pytest.approx(cf1 / 4 + 0.75 * params.disk_fixed_s * write_ops_per_track(ehpo) * 16, rel=1e-12)
+    for params in (VTSParams(workload="peak_write"), ehpo.replace(workload="read_hit")):
+        one, four = (cache_s_per_mb(params.replace(compressibility=cf)) for cf in (1.0, 4.0))
+        assert four == pytest.approx(one / 4, rel=1e-12)
+
+
+def test_compression_moves_the_bottleneck():
+    small_cache = VTSParams(feature="EHPO", capacity_gb=288, workload="peak_write", compressibility=1.0)
+    assert bottleneck(small_cache) == "cache"
+    paf_peak = VTSParams(workload="peak_write")
+    assert bottleneck(paf_peak.replace(compressibility=1.0)) == "processors"
+    assert bottleneck(paf_peak.replace(compressibility=3.0)) == "channels"
+
+
+def test_an_import_export_task_takes_drives_from_recalls():
+    recall = VTSParams(workload="read_recall", compressibility=2.66, drives=4)
+    alone = capacities(recall)["tape"]
+    assert capacities(recall.replace(import_export_drives=2))["tape"] == pytest.approx(alone / 2)
+
+
+def test_a_larger_cache_absorbs_peak_write_for_longer():
+    hours = [hours_at_peak(VTSParams(capacity_gb=c)) for c in (216, 432, 864, 1728)]
+    assert hours == sorted(hours) and hours[0] < hours[-1]
+
+
+# --- the simulation against the theory
+
+@pytest.mark.parametrize("params", [
+    VTSParams(workload="sustained_write", compressibility=1.0, streams=64),
+    VTSParams(workload="peak_write", compressibility=2.0, streams=64),
+    VTSParams(feature="EHPO", capacity_gb=576, workload="sustained_write", compressibility=2.0),
+    VTSParams(feature="base", capacity_gb=288, escon_channels=4, workload="read_hit", compressibility=1.0),
+    VTSParams(workload="read_recall", compressibility=1.0, streams=64),
+], ids=["paf-sustained", "paf-peak", "ehpo-sustained", "base-read-hit", "paf-recall"])
+def test_throughput_never_exceeds_the_slowest_resource(params):
+    result = replicate(model, params.replace(completions=300), replications=4, seed=SEED, progress=False)
+    wide = result.wide()
+    # Busy time can never exceed the servers' time: exact.  Host MB/s counts the
+    # customers finishing in a finite window, whose count varies by a few percent
+    # (Gamma service times, customers straddling the window's edges).
+    assert (wide.filter(like="utilisation_") <= 1.0 + 1e-9).all().all()
+    assert wide["host_mb_s"].mean() <= 1.05 * bound(params)
+
+
+def test_a_lone_recall_takes_the_closed_form_recall_time_within_its_interval():
+    params = VTSParams(feature="EHPO", capacity_gb=1152, drives=4, volume_mb=800.0, recall_queue=0)
+    result = replicate(recall_model, params, 40, SEED, progress=False)
+    assert abs(result.mean("mount_response_s") - recall_service_s(params)) <= result.half_width("mount_response_s")
+    assert recall_response_s(params) == recall_service_s(params)
+
+
+def test_recall_response_grows_with_queue_length():
+    base = VTSParams(feature="EHPO", capacity_gb=1152, drives=4, volume_mb=800.0)
+    means = [replicate(recall_model, base.replace(recall_queue=q), 12, SEED, progress=False).mean("mount_response_s")
+             for q in (0, 8, 16, 32)]
+    assert means == sorted(means)
+    closed = [recall_response_s(base.replace(recall_queue=q)) for q in range(0, 33)]
+    assert closed == sorted(closed)

@@ -1,0 +1,41 @@
+"""The chapter's interactive parts: the live panel's re-run and the sweeps' records."""
+
+import pandas as pd
+import pytest
+
+from perfstudies.models.vts import SEED, VTSParams, sweep_points, widget_run
+from perfstudies.models.vts.explore import (
+    RECALL_DRIVES, RECALL_QUEUES, WIDGET_FIELDS, WRITE_CF, cache_choices, headline_bounds,
+)
+
+
+def test_widget_run_reports_the_simulation_beside_the_bound():
+    table = widget_run()
+    assert isinstance(table, pd.DataFrame)
+    values = table.set_index("quantity")["value"]
+    assert values["host MB/s, simulated"] == pytest.approx(values["host MB/s, bottleneck bound"], rel=0.15)
+    assert table.equals(widget_run(VTSParams()))
+
+
+def test_widget_run_uses_the_study_seed():
+    assert SEED == 3494
+    first = widget_run(VTSParams(workload="peak_write", compressibility=2.0))
+    assert first.equals(widget_run(VTSParams(workload="peak_write", compressibility=2.0)))
+
+
+def test_widget_fields_are_fields_of_the_record():
+    assert set(WIDGET_FIELDS) <= set(VTSParams.spec())
+
+
+def test_the_sweeps_cover_every_cache_configuration_and_every_recall_setting():
+    points = sweep_points()
+    assert len(points["write"]) == len(cache_choices()) * 2 * len(WRITE_CF)
+    assert len(points["recall"]) == len(RECALL_DRIVES) * 3 * len(RECALL_QUEUES)
+    assert {p.feature for p in points["write"]} == {"EHPO", "PAF"}
+
+
+def test_headline_bounds_mark_the_smallest_capacity():
+    table = headline_bounds()
+    capacities = table.drop(columns=["bound", "bottleneck"])
+    assert (table["bound"] == capacities.min(axis=1)).all()
+    assert table.loc["PAF, CF 2.66, read recall", "bottleneck"] == "tape"
