@@ -4,11 +4,12 @@ import pytest
 
 from perfstudies import data
 from perfstudies.models.vts.analytic import (
-    bottleneck, bound, cache_s_per_mb, capacities, contended_task_minutes, equation3, hours_at_peak,
-    import_export_minutes, recall_response_s, recall_service_s, write_ops_per_track,
+    TABLE4_CF, bottleneck, bound, bound_line, cache_s_per_mb, capacities, contended_task_minutes, equation3,
+    hours_at_peak, import_export_minutes, recall_response_s, recall_service_s, write_ops_per_track,
 )
 from perfstudies.models.vts.network import model, recall_model
-from perfstudies.models.vts.params import STUDY, VTSParams
+from perfstudies.models.vts.params import SEED as STUDY_SEED
+from perfstudies.models.vts.params import STUDY, VTSParams, ehpo
 from perfstudies.runner import replicate
 
 SEED = 20001
@@ -126,3 +127,32 @@ def test_recall_response_grows_with_queue_length():
     assert means == sorted(means)
     closed = [recall_response_s(base.replace(recall_queue=q)) for q in range(0, 33)]
     assert closed == sorted(closed)
+
+
+def test_the_bound_line_is_the_least_squares_line_through_the_bound():
+    for workload in ("sustained_write", "peak_write"):
+        m, b = bound_line(workload, 16)
+        rates = [bound(ehpo(16, workload=workload, compressibility=cf)) for cf in TABLE4_CF]
+        residuals = [rate - (m * cf + b) for cf, rate in zip(TABLE4_CF, rates)]
+        assert sum(residuals) == pytest.approx(0.0, abs=1e-9)
+        assert sum(r * cf for r, cf in zip(residuals, TABLE4_CF)) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_simulation_runs_at_the_bound_where_table4_is_compared():
+    """Table 4 is compared in closed form; the simulated EHPO machine must run at that bound.
+
+    At each of the 24 configurations (2 workloads x 3 caches x CF 1-4) the simulated
+    mean over three replications lies within 3% of the bound plus its own 95%
+    interval, and over all of them the simulation averages 97-101% of the bound.
+    """
+    ratios = []
+    for workload in ("sustained_write", "peak_write"):
+        for groups in (4, 8, 16):
+            for cf in TABLE4_CF:
+                params = ehpo(groups, workload=workload, compressibility=cf)
+                result = replicate(model, params, 3, STUDY_SEED, progress=False)
+                limit = bound(params)
+                mean, half = result.mean("host_mb_s"), result.half_width("host_mb_s")
+                assert abs(mean - limit) <= 0.03 * limit + half, (workload, groups, cf, mean, limit)
+                ratios.append(mean / limit)
+    assert 0.97 <= sum(ratios) / len(ratios) <= 1.01

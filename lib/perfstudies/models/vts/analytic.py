@@ -39,8 +39,10 @@ import dataclasses
 import functools
 import math
 
+import numpy as np
+
 from perfstudies import data
-from perfstudies.models.vts.params import STUDY, VTSParams, text_value
+from perfstudies.models.vts.params import STUDY, VTSParams, ehpo, text_value
 
 #: ESCON link data rate in MB/s.  Not stated in the white paper: it is the ESCON
 #: architecture's 200 Mbit/s optical link after 8b/10b coding and framing.
@@ -222,6 +224,22 @@ def equation3(workload: str, parity_groups: int, compressibility: float) -> floa
         raise ValueError(f"compressibility = {compressibility!r} is out of range: allowed 1 <= compressibility <= 4")
     row = rows.iloc[0]
     return float(row["m"] * compressibility + row["b"])
+
+
+#: Compressibilities at which the model's EHPO lines are fitted: the range of Figs. 7-8 and equation 3.
+TABLE4_CF = (1.0, 2.0, 3.0, 4.0)
+
+
+def bound_line(workload: str, parity_groups: int) -> tuple[float, float]:
+    """The model's row of Table 4 in closed form: ``(m, b)`` of a straight line fitted to the
+    bottleneck bound of the EHPO machine (:func:`~perfstudies.models.vts.params.ehpo`) at CF 1, 2, 3, 4.
+
+    The document fitted its lines to curves it extended from measurements "using
+    analytical performance modeling" (Sec. 3.5.1); this is the model's analytic curve.
+    """
+    rates = [bound(ehpo(parity_groups, workload=workload, compressibility=cf)) for cf in TABLE4_CF]
+    m, b = np.polyfit(TABLE4_CF, rates, 1)
+    return float(m), float(b)
 
 
 @functools.cache

@@ -75,8 +75,8 @@ def throughput_scatter(table: pd.DataFrame) -> alt.LayerChart:
     bars = base.mark_rule(color=charts.MODEL_COLOR).encode(y=alt.Y("low:Q", scale=scale), y2="high:Q")
     points = base.mark_point(filled=True, size=70).encode(
         y=alt.Y("model:Q", title="model host MB/s (mean of replications)", scale=scale),
-        color=alt.Color("role:N", scale=alt.Scale(domain=["calibration", "prediction"],
-                                                  range=[charts.PUBLISHED_COLOR, charts.MODEL_COLOR])),
+        color=alt.Color("role:N", scale=alt.Scale(domain=["calibration", "derived", "prediction"],
+                                                  range=[charts.PUBLISHED_COLOR, "#999999", charts.MODEL_COLOR])),
         tooltip=["cell", "published", alt.Tooltip("model:Q", format=".2f"),
                  alt.Tooltip("rel_error:Q", format="+.1%"), "role"])
     return alt.layer(diagonal, bars, points).properties(
@@ -96,8 +96,8 @@ def hours_at_peak_chart() -> alt.Chart:
 
 
 def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
-    """Table 4's m and b, published beside the lines fitted to the simulation, one panel per coefficient."""
-    cells = table[table["table"] == "Table 4"]
+    """Table 4's m and b, published beside the model's lines (fitted to its bound), one panel per coefficient."""
+    cells = table[(table["table"] == "Table 4") & table["row"].str.endswith((" m", " b"))]
     long = pd.concat([cells.assign(source="published", value=cells["published"]),
                       cells.assign(source="model", value=cells["model"])])
     order = list(dict.fromkeys(cells["column"]))
@@ -106,10 +106,11 @@ def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
         y=alt.Y("value:Q", title="MB/s (m: per unit CF)"),
         color=alt.Color("source:N", scale=alt.Scale(domain=["published", "model"],
                                                     range=[charts.PUBLISHED_COLOR, charts.MODEL_COLOR])),
-        tooltip=["row", "column", "published", alt.Tooltip("model:Q", format=".2f"),
-                 alt.Tooltip("ci_half_width:Q", format=".2f"), alt.Tooltip("rel_error:Q", format="+.1%")],
+        shape=alt.Shape("role:N"),
+        tooltip=["row", "column", "role", "published", alt.Tooltip("model:Q", format=".2f"),
+                 alt.Tooltip("rel_error:Q", format="+.1%")],
     ).properties(width=150, height=170).facet(facet=alt.Facet("row:N", title=None), columns=2).resolve_scale(
-        y="independent").properties(title="Table 4: EHPO line coefficients, published and fitted to the simulation")
+        y="independent").properties(title="Table 4: EHPO line coefficients, published and the model's lines")
 
 
 def write_slider(sweep: pd.DataFrame) -> alt.Chart:
