@@ -23,6 +23,7 @@ service times per visit (:func:`demands_from` converts).
 Functions
 ---------
 ``exact``                     exact single-class MVA, optionally with multi-server stations;
+``exact_path``                the same for every population 1..N (one recursion);
 ``exact_multiclass``          exact multi-class MVA (cost grows with the product of the class populations);
 ``bard_schweitzer``           the Bard-Schweitzer approximation for large populations (single class);
 ``bard_schweitzer_multiclass``  the same for several classes;
@@ -38,6 +39,27 @@ multi-class MVA visits every vector ``(n_1, ..., n_C)`` with ``n_c <= N_c``,
 ``prod(N_c + 1)`` of them, so its cost is exponential in the number of classes:
 two classes of 300 jobs each fit, four classes of 16 each, eight classes of
 3 each.  Use :func:`bard_schweitzer_multiclass` beyond that.
+
+Using it in a study
+-------------------
+A closed study's ``analytic.py`` turns its parameter record into demands per
+job (seconds at each resource, all visits together) and calls :func:`exact`
+with the population and think time its Ciw model uses; :func:`sweep` gives the
+curve over populations with the bounds beside it::
+
+    from perfstudies import mva
+
+    solution = mva.exact({"channels": 0.5, "processors": 0.8, "cache": 0.3},
+                         population=16, servers={"channels": 4, "processors": 2})
+    solution.throughput, solution.bottleneck, solution.table()
+
+The answer is exact only for product form: exponential service at
+first-come-first-served stations (the same mean for every class there),
+processor-sharing or delay stations, and routing that does not look at the
+state of the network.  Gamma service times, finite buffers (blocking), held
+completions, fast paths taken only when a queue is empty and similar
+mechanisms break it; the MVA value is then the product-form reference, and the
+gap between it and the simulation measures what the mechanism adds.
 
 Examples
 --------
