@@ -16,6 +16,11 @@ The package is organised as one small module per job:
 ``diagrams``   queueing-network diagrams and timelines, drawn with Altair.
 ``widgets``    ipywidgets helpers that build controls from parameter records.
 ``reference``  textbook queues (M/M/1, M/M/c, M/M/1/K) with closed forms.
+``mva``        exact and approximate mean value analysis, asymptotic and
+               balanced job bounds for closed product-form networks.
+``centralserver`` the central-server model the opening chapter solves and simulates.
+``warmup``     MSER-5 truncation of an initial transient.
+``tables``     numbers and tables as a reader sees them.
 ``studies``    the registry of studies and the skeleton every study package
                follows; ``models`` holds one package per study.
 """
