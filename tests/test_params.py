@@ -69,3 +69,43 @@ def test_event_budget_names_the_fields_that_make_a_run_too_long():
     with pytest.raises(ValueError, match=r"^Run.max_time = 1000000.0 is out of range: with max_time = 1000000.0, "
                                          r"rate = 10.0, one replication needs about 2e\+07 simulated events.*reduce max_time or rate"):
         Run(rate=10.0, max_time=1e6)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: param(5, low=1, high=4), r"^param.default = 5 is out of range: allowed 1 <= default <= 4"),
+    (lambda: param(1, low=4, high=1), r"^high = 1 is out of range: allowed high >= low \(4\)"),
+    (lambda: param(1.0, low=float("nan")), r"^low = nan is not finite"),
+    (lambda: param(1.0, step=0.0), r"^step = 0.0 is out of range"),
+    (lambda: param(None), r"^default = None has the wrong type"),
+    (lambda: param("a", choices="abc"), r"^choices = 'abc' has the wrong type"),
+    (lambda: param(1, doc=3), r"^doc = 3 is not allowed: allowed a string"),
+    (lambda: Example().check_warmup("drives", "nope"), r"^length = 'nope' is not allowed: allowed a field of Example"),
+    (lambda: Example().check_event_budget(float("nan"), ("drives",)), r"^events = nan is out of range"),
+    (lambda: Example().check_event_budget(10.0, "drives"), r"^fields = 'drives' has the wrong type"),
+])
+def test_declarations_and_checks_refuse_nonsense(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_argument_checkers_accept_numpy_numbers_and_name_the_argument():
+    import math
+
+    import numpy as np
+
+    from perfstudies.params import check_flag, check_integer, check_real
+
+    assert check_integer("count", np.int64(3), low=1) == 3 and type(check_integer("count", np.int64(3))) is int
+    assert check_real("rate", np.float32(0.5), low=0.0) == 0.5 and check_flag("fast", np.bool_(True)) is True
+    for call, message in ((lambda: check_integer("count", True), "count = True has the wrong type"),
+                          (lambda: check_integer("count", 0, low=1), "count = 0 is out of range: allowed an integer 1 <= count"),
+                          (lambda: check_real("rate", math.inf), "rate = inf is not finite"),
+                          (lambda: check_real("rate", 10**400), "rate = 1000"),
+                          (lambda: check_flag("fast", 1), "fast = 1 has the wrong type: allowed True or False")):
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_a_huge_integer_for_a_real_field_is_refused_as_not_finite():
+    with pytest.raises(ValueError, match=r"Example\.rate = inf is not finite"):
+        Example(rate=10**400)

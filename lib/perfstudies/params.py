@@ -24,7 +24,10 @@ ValueError: Queue.servers = 0 is out of range: allowed 1 <= servers <= 64 (paral
 import dataclasses
 import math
 import numbers
+from collections.abc import Mapping
 from typing import Any
+
+from numpy import bool_ as np_bool
 
 #: Most simulated events an accepted record may ask one replication for: about
 #: a minute of Ciw on this project's 2-core machine, so no accepted input runs
@@ -50,21 +53,39 @@ def param(
     ----------
     default : int, float, bool or str
         Default value; its type is the field's type (an ``int`` default makes
-        an integer field, a ``float`` default a real one).
+        an integer field, a ``float`` default a real one).  It must itself be
+        allowed.
     low, high : float, optional
-        Inclusive bounds, or exclusive ones with ``low_open``/``high_open``.
+        Inclusive bounds, or exclusive ones with ``low_open``/``high_open``;
+        finite, ``low <= high``.
     choices : tuple, optional
         The allowed values, for categorical fields.
     unit, doc : str
         Unit and one-line description, shown in errors and widget labels.
     step : float, optional
-        Slider step for widgets (defaults to 1 for integers).
+        Slider step for widgets (defaults to 1 for integers); > 0.
     """
-    if choices is not None and default not in choices:
-        raise ValueError(f"default {default!r} is not one of choices {choices!r}")
+    kind = _kind_of(default)
+    for name, bound in (("low", low), ("high", high)):
+        if bound is not None:
+            check_real(name, bound)
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"high = {high!r} is out of range: allowed high >= low ({low})")
+    check_flag("low_open", low_open)
+    check_flag("high_open", high_open)
+    if choices is not None:
+        if isinstance(choices, (str, bytes)) or not isinstance(choices, (tuple, list)) or not choices:
+            raise ValueError(f"choices = {choices!r} has the wrong type: allowed a non-empty tuple of values or None")
+        if default not in choices:
+            raise ValueError(f"default {default!r} is not one of choices {choices!r}")
+    check_text("unit", unit)
+    check_text("doc", doc)
+    if step is not None:
+        check_real("step", step, low=0.0, low_open=True)
     meta = dict(low=low, high=high, low_open=low_open, high_open=high_open,
                 choices=tuple(choices) if choices is not None else None,
-                unit=unit, doc=doc, step=step, kind=_kind_of(default))
+                unit=unit, doc=doc, step=step, kind=kind)
+    validate_value("param", "default", default, meta)
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -77,11 +98,13 @@ def _kind_of(value: Any) -> str:
         return "float"
     if isinstance(value, str):
         return "str"
-    raise TypeError(f"unsupported parameter default {value!r}")
+    raise ValueError(f"default = {value!r} has the wrong type: allowed a bool, int, float or str")
 
 
 def describe_range(name: str, meta: dict) -> str:
     """Return the allowed values of a field in words, e.g. ``1 <= servers <= 64``."""
+    check_text("name", name)
+    _check_meta(meta)
     if meta["choices"] is not None:
         return f"one of {list(meta['choices'])}"
     if meta["kind"] == "bool":
@@ -91,6 +114,76 @@ def describe_range(name: str, meta: dict) -> str:
     right = "" if high is None else f" {'<' if meta['high_open'] else '<='} {high}"
     kind = {"int": "an integer", "float": "a finite number", "str": "a string"}[meta["kind"]]
     return f"{left}{name}{right}" if (left or right) else f"{name} is {kind}"
+
+
+def _bounds(name: str, low, high, low_open: bool = False, high_open: bool = False) -> str:
+    left = "" if low is None else f"{low} {'<' if low_open else '<='} "
+    right = "" if high is None else f" {'<' if high_open else '<='} {high}"
+    return f"{left}{name}{right}"
+
+
+def check_integer(name: str, value, low: int | None = None, high: int | None = None, *, none: bool = False) -> int | None:
+    """``value`` as an ``int`` (numpy integers too, never a bool), or the standard ValueError naming ``name``.
+
+    With ``none=True``, ``None`` is allowed too (and returned).
+    """
+    if value is None and none:
+        return None
+    allowed = f"allowed an integer {_bounds(name, low, high)}" + (" or None" if none else "")
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} = {value!r} has the wrong type: {allowed}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{name} = {value!r} is out of range: {allowed}")
+    return int(value)
+
+
+def check_real(name: str, value, low: float | None = None, high: float | None = None, *,
+               low_open: bool = False, high_open: bool = False) -> float:
+    """``value`` as a finite ``float`` (ints and numpy numbers too, never a bool), or the standard ValueError."""
+    allowed = f"allowed a finite number {_bounds(name, low, high, low_open, high_open)}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} = {value!r} has the wrong type: {allowed}")
+    try:
+        number = float(value)
+    except (OverflowError, ValueError):
+        raise ValueError(f"{name} = {value!r} is out of range: {allowed}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} = {value!r} is not finite: {allowed}")
+    too_low = low is not None and (number <= low if low_open else number < low)
+    too_high = high is not None and (number >= high if high_open else number > high)
+    if too_low or too_high:
+        raise ValueError(f"{name} = {value!r} is out of range: {allowed}")
+    return number
+
+
+def check_flag(name: str, value) -> bool:
+    """``value`` if it is ``True`` or ``False`` (numpy booleans too), or the standard ValueError."""
+    if not isinstance(value, (bool, np_bool)):
+        raise ValueError(f"{name} = {value!r} has the wrong type: allowed True or False")
+    return bool(value)
+
+
+def check_text(name: str, value, *, empty: bool = True) -> str:
+    """``value`` if it is a string (non-empty unless ``empty``), or the standard ValueError."""
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        raise ValueError(f"{name} = {value!r} is not allowed: allowed a {'' if empty else 'non-empty '}string")
+    return value
+
+
+def check_callable(name: str, value) -> Any:
+    """``value`` if it can be called, or the standard ValueError."""
+    if not callable(value):
+        raise ValueError(f"{name} = {value!r} has the wrong type: allowed a callable")
+    return value
+
+
+_META_KEYS = ("low", "high", "low_open", "high_open", "choices", "unit", "doc", "step", "kind")
+
+
+def _check_meta(meta) -> None:
+    if not isinstance(meta, Mapping) or any(key not in meta for key in _META_KEYS) \
+            or meta["kind"] not in ("bool", "int", "float", "str"):
+        raise ValueError(f"meta = {meta!r} is not allowed: allowed the metadata of a field made by param()")
 
 
 class Params:
@@ -115,6 +208,8 @@ class Params:
         The cross-field check every simulated record needs (records discarded
         as warm-up must leave some to measure); call it from ``__post_init__``.
         """
+        self._check_field_names("warmup", (warmup,))
+        self._check_field_names("length", (length,))
         start, end = getattr(self, warmup), getattr(self, length)
         if start >= end:
             raise ValueError(f"{type(self).__name__}.{warmup} = {start!r} is out of range: "
@@ -129,11 +224,23 @@ class Params:
         from ``__post_init__`` of every simulated record: in-range values can
         still multiply into a run of hours.
         """
+        if isinstance(fields, str) or not isinstance(fields, (tuple, list)) or not fields:
+            raise ValueError(f"fields = {fields!r} has the wrong type: allowed a non-empty tuple of field names")
+        self._check_field_names("fields", fields)
+        if isinstance(events, bool) or not isinstance(events, numbers.Real) or math.isnan(events) or events < 0:
+            raise ValueError(f"events = {events!r} is out of range: allowed a number of events >= 0")
         if not events <= MAX_EVENTS:
             values = ", ".join(f"{name} = {getattr(self, name)!r}" for name in fields)
             raise ValueError(f"{type(self).__name__}.{fields[0]} = {getattr(self, fields[0])!r} is out of range: "
                              f"with {values}, one replication needs about {events:.3g} simulated events; "
                              f"allowed at most {MAX_EVENTS:,} (reduce {' or '.join(fields)})")
+
+    def _check_field_names(self, argument: str, names) -> None:
+        known = [field.name for field in dataclasses.fields(self)]
+        for name in names:
+            if name not in known:
+                raise ValueError(f"{argument} = {name!r} is not allowed: allowed a field of "
+                                 f"{type(self).__name__}, one of {known}")
 
     def replace(self, **changes) -> "Params":
         """Return a copy with some fields changed (validated again)."""
@@ -151,6 +258,7 @@ class Params:
 
 def validate_value(owner: str, name: str, value: Any, meta: dict) -> Any:
     """Return ``value`` checked (and coerced) against one field's metadata, or raise ValueError."""
+    _check_meta(meta)
     allowed = describe_range(name, meta)
     doc = f" ({meta['doc']})" if meta["doc"] else ""
     unit = f" [{meta['unit']}]" if meta["unit"] else ""
@@ -168,7 +276,10 @@ def validate_value(owner: str, name: str, value: Any, meta: dict) -> Any:
             raise ValueError(f"{owner}.{name} = {value!r} is not allowed: {allowed}{unit}{doc}")
         return value
     if kind == "float":
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            value = math.inf if value > 0 else -math.inf
         if not math.isfinite(value):
             raise ValueError(f"{owner}.{name} = {value!r} is not finite: allowed {allowed}{unit}{doc}")
     if kind in ("int", "float"):
