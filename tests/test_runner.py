@@ -85,3 +85,74 @@ def test_replicate_until_reports_a_cap_it_hits():
 def test_replicate_until_refuses_bad_arguments(arguments, name):
     with pytest.raises(ValueError, match=rf"^{name}"):
         replicate_until(queue_model, QueueParams(max_time=100.0, warmup=10.0), **arguments)
+
+
+# --- hardening: bounds, numpy seeds, argument checks ------------------------------------------------------------
+
+import contextlib
+import signal
+
+from perfstudies.runner import MAX_TIME, Replications, metric_rows, records_frame
+
+
+@contextlib.contextmanager
+def _within(seconds: int):
+    """Fail with TimeoutError instead of hanging when the block runs longer than ``seconds``."""
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("max_time", [math.inf, 1e300, MAX_TIME * 2, math.nan, "10", None])
+def test_run_ciw_refuses_a_run_length_without_end(max_time):
+    with _within(10), pytest.raises(ValueError, match=rf"^max_time = .* allowed a finite number 0.0 < max_time <= {MAX_TIME}"):
+        run_ciw(queue_network(QueueParams()), seed=1, max_time=max_time)
+
+
+def test_run_ciw_takes_the_numpy_integers_its_check_accepts():
+    network = queue_network(QueueParams())
+    _, numpy_seeded = run_ciw(network, seed=np.int64(2), max_time=50.0)
+    _, plain = run_ciw(network, seed=2, max_time=50.0)
+    pd.testing.assert_frame_equal(numpy_seeded, plain)
+
+
+def _constant(params, seed):
+    return {"x": 1.0}
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: replicate(_constant, None, replications=10**9), "replications"),
+    (lambda: replicate(_constant, None, replications=3, seed=2**70), "seed"),
+    (lambda: replicate(_constant, None, replications=3, seed=-1), "seed"),
+    (lambda: replicate(_constant, None, replications=3, confidence=math.nan), "confidence"),
+    (lambda: replicate(_constant, None, replications=3, progress="no"), "progress"),
+    (lambda: replicate("model", None, replications=3), "model"),
+    (lambda: replicate(lambda p, s: {"x": "abc"}, None, replications=3), r"metrics\['x'\]"),
+    (lambda: replicate(lambda p, s: None, None, replications=3), "metrics"),
+    (lambda: replicate_until(_constant, None, {"x": 1.0}, cap=10**9), "cap"),
+    (lambda: summarize(pd.DataFrame({"metric": ["x", "x"], "value": [1.0, 2.0]}), confidence=2.5), "confidence"),
+    (lambda: summarize(pd.DataFrame({"metric": ["x", "x"], "value": [1.0, 2.0]}), confidence=math.nan), "confidence"),
+    (lambda: summarize(pd.DataFrame({"metric": ["x"]})), "runs lacks columns"),
+    (lambda: summarize([1, 2]), "runs"),
+    (lambda: summarize(pd.DataFrame({"metric": ["x"], "value": ["a"]})), r"runs\['value'\]"),
+    (lambda: summarize(pd.DataFrame({"metric": ["x"], "value": [1.0]}), by=[3]), "by"),
+    (lambda: metric_rows({"x": None}), r"metrics\['x'\]"),
+    (lambda: metric_rows([("x", 1.0)]), "metrics"),
+    (lambda: replicate(_constant, None, replications=2).mean("y"), "metric"),
+    (lambda: Replications(pd.DataFrame({"metric": ["x"], "value": [1.0]})), "Replications.runs"),
+    (lambda: run_ciw("network", seed=1, max_time=10.0), "network"),
+    (lambda: run_ciw(queue_network(QueueParams()), seed=1.5, max_time=10.0), "seed"),
+    (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, warmup=math.nan), "warmup"),
+    (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, node_class=dict), "node_class"),
+    (lambda: records_frame("simulation"), "simulation"),
+])
+def test_core_functions_name_the_bad_argument(call, name):
+    with _within(10), pytest.raises(ValueError, match=rf"^{name}.*allowed"):
+        call()

@@ -13,7 +13,8 @@ summary with a Student-t 95% confidence interval.
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping, Sequence
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import ciw
 import numpy as np
@@ -23,11 +24,19 @@ from tqdm.auto import tqdm
 
 from perfstudies.context import building_book
 from perfstudies.fifo import FIFONode
+from perfstudies.params import check_callable, check_flag, check_integer, check_real, check_text
 
 Model = Callable[[object, int], Mapping[str, float]]
 
 #: Most replications any call may ask for (each is a full simulation).
 MAX_REPLICATIONS = 1_000
+#: Largest seed (seeds are integers 0 <= seed <= MAX_SEED).
+MAX_SEED = 2**64 - 1
+#: Longest simulated time :func:`run_ciw` accepts, in the network's own time unit.  It
+#: refuses the absurd (``inf``, ``1e300``); how many events a run needs depends on its
+#: rates too, so each study's record bounds its own run with
+#: :meth:`perfstudies.params.Params.check_event_budget`.
+MAX_TIME = 1e12
 #: Default cap of :func:`replicate_until`.
 DEFAULT_CAP = 40
 
@@ -40,6 +49,10 @@ def progress_bar(iterable, description: str, enabled: bool = True, **options):
 
     Bars are off while the static book builds, where nobody watches them.
     """
+    if not isinstance(iterable, Iterable):
+        raise ValueError(f"iterable = {iterable!r} has the wrong type: allowed an iterable")
+    check_text("description", description)
+    check_flag("enabled", enabled)
     return tqdm(iterable, desc=description, delay=PROGRESS_DELAY_S, leave=False,
                 disable=not enabled or building_book(), **options)
 
@@ -51,8 +64,8 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
     statistically independent streams, and replication *i* gets the same seed
     whatever the number of replications.
     """
-    _check_count("seed", seed, low=0)
-    _check_count("replications", replications, low=1, high=MAX_REPLICATIONS)
+    seed = check_integer("seed", seed, low=0, high=MAX_SEED)
+    replications = check_integer("replications", replications, low=1, high=MAX_REPLICATIONS)
     children = np.random.SeedSequence(seed).spawn(replications)
     return [int(child.generate_state(1)[0]) for child in children]
 
@@ -66,13 +79,15 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     network : ciw.Network
         The network to simulate.
     seed : int
-        Seed for :func:`ciw.seed`, set right before the simulation is built.
+        Seed for :func:`ciw.seed`, set right before the simulation is built
+        (0 <= seed <= :data:`MAX_SEED`; numpy integers too).
     max_time : float
-        Simulated time to run for.
+        Simulated time to run for, 0 < max_time <= :data:`MAX_TIME`.
     warmup : float
-        Records of customers that arrived before this time are deleted.
+        Records of customers that arrived before this time are deleted, 0 <= warmup < max_time.
     node_class : type or list of types
-        Node class(es); :class:`~perfstudies.fifo.FIFONode` by default.
+        Node class(es), subclasses of :class:`ciw.Node` (a list has one per node);
+        :class:`~perfstudies.fifo.FIFONode` by default.
     **simulation_kwargs
         Passed to :class:`ciw.Simulation` (for example ``tracker``).
 
@@ -81,19 +96,35 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     (ciw.Simulation, pandas.DataFrame)
         The finished simulation and its records after warm-up deletion.
     """
-    _check_count("seed", seed, low=0)
-    if not max_time > 0:
-        raise ValueError(f"max_time = {max_time!r} is out of range: allowed max_time > 0")
-    if not 0 <= warmup < max_time:
-        raise ValueError(f"warmup = {warmup!r} is out of range: allowed 0 <= warmup < max_time ({max_time})")
+    if not isinstance(network, ciw.network.Network):
+        raise ValueError(f"network = {network!r} has the wrong type: allowed a ciw.Network (ciw.create_network)")
+    seed = check_integer("seed", seed, low=0, high=MAX_SEED)
+    max_time = check_real("max_time", max_time, low=0.0, low_open=True, high=MAX_TIME)
+    warmup = check_real("warmup", warmup, low=0.0, high=max_time, high_open=True)
+    _check_node_class(node_class, len(network.service_centres))
     ciw.seed(seed)
     simulation = ciw.Simulation(network, node_class=node_class, **simulation_kwargs)
     simulation.simulate_until_max_time(max_time)
     return simulation, records_frame(simulation, warmup)
 
 
+def _check_node_class(node_class, nodes: int) -> None:
+    def is_node(value) -> bool:
+        return isinstance(value, type) and issubclass(value, ciw.Node)
+
+    if is_node(node_class):
+        return
+    if isinstance(node_class, (list, tuple)) and len(node_class) == nodes and all(map(is_node, node_class)):
+        return
+    raise ValueError(f"node_class = {node_class!r} is not allowed: allowed a subclass of ciw.Node, "
+                     f"or a list of {nodes} of them (one per node)")
+
+
 def records_frame(simulation: ciw.Simulation, warmup: float = 0.0) -> pd.DataFrame:
     """Return a simulation's records as a DataFrame, without warm-up arrivals."""
+    if not callable(getattr(simulation, "get_all_records", None)):
+        raise ValueError(f"simulation = {simulation!r} has the wrong type: allowed a finished ciw.Simulation")
+    warmup = check_real("warmup", warmup, low=0.0)
     records = simulation.get_all_records()
     if not records:
         return pd.DataFrame(columns=ciw.data_record.DataRecord._fields)
@@ -121,6 +152,13 @@ class Replications:
     confidence: float = 0.95
     imprecise: tuple = ()
 
+    def __post_init__(self):
+        _check_runs(self.runs, ("replication", "seed", "metric", "value"), "Replications.runs")
+        object.__setattr__(self, "confidence", _check_confidence(self.confidence, "Replications.confidence"))
+        if not isinstance(self.imprecise, tuple) or not all(isinstance(metric, str) for metric in self.imprecise):
+            raise ValueError(f"Replications.imprecise = {self.imprecise!r} has the wrong type: "
+                             "allowed a tuple of metric names")
+
     def summary(self) -> pd.DataFrame:
         """Per-metric ``n``, ``mean``, ``std``, ``half_width``, ``low``, ``high``."""
         return summarize(self.runs, confidence=self.confidence)
@@ -131,11 +169,17 @@ class Replications:
 
     def mean(self, metric: str) -> float:
         """Mean of one metric over the replications."""
-        return float(self.summary().loc[metric, "mean"])
+        return float(self.summary().loc[self._metric(metric), "mean"])
 
     def half_width(self, metric: str) -> float:
         """Confidence-interval half-width of one metric."""
-        return float(self.summary().loc[metric, "half_width"])
+        return float(self.summary().loc[self._metric(metric), "half_width"])
+
+    def _metric(self, metric) -> str:
+        known = list(dict.fromkeys(self.runs["metric"]))
+        if not isinstance(metric, str) or metric not in known:
+            raise ValueError(f"metric = {metric!r} is not allowed: allowed one of {known}")
+        return metric
 
 
 def replicate(model: Model, params, replications: int = 10, seed: int = 1, progress: bool = True,
@@ -157,9 +201,10 @@ def replicate(model: Model, params, replications: int = 10, seed: int = 1, progr
     confidence : float
         Confidence level of the intervals, 0 < confidence < 1.
     """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence = {confidence!r} is out of range: allowed 0 < confidence < 1")
+    check_callable("model", model)
+    confidence = _check_confidence(confidence)
     seeds = replication_seeds(seed, replications)
+    check_flag("progress", progress)
     rows = []
     for index, rep_seed in enumerate(progress_bar(seeds, getattr(model, "__name__", "model"), progress)):
         rows.extend(metric_rows(model(params, rep_seed), replication=index, seed=rep_seed))
@@ -186,9 +231,12 @@ def replicate_until(model: Model, params, precision: Mapping[str, float], seed: 
     initial, cap : int
         First and largest number of replications (2 <= initial <= cap <= MAX_REPLICATIONS).
     """
+    check_callable("model", model)
     check_sequential(initial, cap)
     targets = precision_targets(precision)
     seeds = replication_seeds(seed, cap)
+    confidence = _check_confidence(confidence)
+    check_flag("progress", progress)
     rows: list[dict] = []
     done = 0
     count = initial
@@ -205,6 +253,12 @@ def replicate_until(model: Model, params, precision: Mapping[str, float], seed: 
 
 def missed_targets(summary: pd.DataFrame, precision: Mapping[str, float]) -> list[str]:
     """The metrics of ``precision`` whose half-width in ``summary`` exceeds their target."""
+    if not isinstance(summary, pd.DataFrame) or "half_width" not in summary.columns:
+        raise ValueError(f"summary = {summary!r} has the wrong type: allowed a summarize() table (column half_width)")
+    if not isinstance(precision, Mapping):
+        raise ValueError(f"precision = {precision!r} has the wrong type: allowed a {{metric: largest half-width}} mapping")
+    if precision:
+        precision = precision_targets(precision)
     unknown = [metric for metric in precision if metric not in summary.index]
     if unknown:
         raise ValueError(f"precision names metrics {unknown} the model does not return: "
@@ -215,8 +269,8 @@ def missed_targets(summary: pd.DataFrame, precision: Mapping[str, float]) -> lis
 
 def check_sequential(initial: int, cap: int) -> None:
     """Raise the standard ValueError unless ``2 <= initial <= cap <= MAX_REPLICATIONS``."""
-    _check_count("initial", initial, low=2, high=MAX_REPLICATIONS)
-    _check_count("cap", cap, low=initial, high=MAX_REPLICATIONS)
+    check_integer("initial", initial, low=2, high=MAX_REPLICATIONS)
+    check_integer("cap", cap, low=initial, high=MAX_REPLICATIONS)
 
 
 def precision_targets(precision: Mapping[str, float]) -> dict[str, float]:
@@ -224,15 +278,34 @@ def precision_targets(precision: Mapping[str, float]) -> dict[str, float]:
     if not isinstance(precision, Mapping) or not precision:
         raise ValueError(f"precision = {precision!r} is not allowed: allowed a non-empty "
                          "{metric: largest half-width} mapping")
+    checked = {}
     for metric, target in precision.items():
-        if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < math.inf:
+        if not isinstance(metric, str):
+            raise ValueError(f"precision key {metric!r} has the wrong type: allowed a metric name (str)")
+        if (isinstance(target, bool) or not isinstance(target, numbers.Real)
+                or not 0 < float(target) < math.inf):
             raise ValueError(f"precision[{metric!r}] = {target!r} is out of range: allowed 0 < half-width < inf")
-    return dict(precision)
+        checked[metric] = float(target)
+    return checked
 
 
 def metric_rows(metrics: Mapping[str, float], **keys) -> list[dict]:
-    """Turn one replication's ``{metric: value}`` into tidy rows tagged with ``keys``."""
-    return [{**keys, "metric": name, "value": float(value)} for name, value in metrics.items()]
+    """Turn one replication's ``{metric: value}`` into tidy rows tagged with ``keys``.
+
+    ``metrics`` is what a model returns: a non-empty mapping of metric names to
+    real numbers (NaN allowed: a metric with nothing to measure in a run).
+    """
+    if not isinstance(metrics, Mapping) or not metrics:
+        raise ValueError(f"metrics = {metrics!r} is not allowed: allowed a non-empty {{metric: number}} mapping "
+                         "(what model(params, seed) returns)")
+    rows = []
+    for name, value in metrics.items():
+        if not isinstance(name, str):
+            raise ValueError(f"metrics key {name!r} has the wrong type: allowed a metric name (str)")
+        if not isinstance(value, numbers.Real):
+            raise ValueError(f"metrics[{name!r}] = {value!r} has the wrong type: allowed a real number")
+        rows.append({**keys, "metric": name, "value": float(value)})
+    return rows
 
 
 def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: float = 0.95) -> pd.DataFrame:
@@ -240,7 +313,14 @@ def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: f
 
     The half-width is ``t_{(1+confidence)/2, n-1} * s / sqrt(n)``; it is NaN
     for a single replication, because one run says nothing about its spread.
+    ``by`` names columns of ``runs`` (one name or a sequence of them);
+    ``0 < confidence < 1``.
     """
+    by = [by] if isinstance(by, str) else by
+    if not isinstance(by, Sequence) or not by or not all(isinstance(column, str) for column in by):
+        raise ValueError(f"by = {by!r} has the wrong type: allowed a column name or a non-empty sequence of them")
+    _check_runs(runs, (*by, "value"), "runs")
+    confidence = _check_confidence(confidence)
     grouped = runs.groupby(list(by), sort=False)["value"]
     table = grouped.agg(n="count", mean="mean", std="std")
     t = stats.t.ppf((1 + confidence) / 2, table["n"] - 1)
@@ -250,8 +330,17 @@ def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: f
     return table
 
 
-def _check_count(name: str, value, low: int, high: int | None = None) -> None:
-    if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low
-            or (high is not None and value > high)):
-        allowed = f"{low} <= {name} <= {high}" if high is not None else f"{name} >= {low}"
-        raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {allowed}")
+def _check_confidence(confidence, name: str = "confidence") -> float:
+    return check_real(name, confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def _check_runs(runs, columns: Sequence[str], name: str) -> None:
+    if not isinstance(runs, pd.DataFrame):
+        raise ValueError(f"{name} = {type(runs).__name__} has the wrong type: allowed a pandas DataFrame "
+                         f"with columns {list(columns)}")
+    missing = [column for column in columns if column not in runs.columns]
+    if missing:
+        raise ValueError(f"{name} lacks columns {missing}: allowed a DataFrame with columns {list(columns)}")
+    if "value" in columns and not (pd.api.types.is_numeric_dtype(runs["value"])
+                                   and not pd.api.types.is_bool_dtype(runs["value"])):
+        raise ValueError(f"{name}['value'] has dtype {runs['value'].dtype}: allowed a numeric column")
