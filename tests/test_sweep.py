@@ -47,3 +47,163 @@ def test_sweep_until_gives_each_point_the_replications_it_needs():
     mine = runs[runs["point"] == 1].drop(columns="point").reset_index(drop=True)
     pd.testing.assert_frame_equal(mine, again.drop(columns="point"))
     assert missed in ([], [(1, "mean_wait")])
+
+
+# --- hardening: worker counts, failed children, scheduler addresses -------------------------------------------
+
+import contextlib
+import os
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+
+from perfstudies import sweep
+from perfstudies.sweep import MAX_WORKERS, available_cpus, worker_count
+
+
+@contextlib.contextmanager
+def _within(seconds: int):
+    """Fail with TimeoutError instead of hanging when the block runs longer than ``seconds``."""
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _RecordingPool:
+    """Stands in for ProcessPoolExecutor: records how many workers a sweep asked for, runs in-process."""
+
+    asked: list = []
+
+    def __init__(self, max_workers):
+        _RecordingPool.asked.append(max_workers)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def map(self, function, iterable, chunksize=1):
+        return map(function, iterable)
+
+
+def _constant(params, seed):
+    return {"x": float(seed % 7)}
+
+
+@pytest.fixture
+def recording_pool(monkeypatch):
+    _RecordingPool.asked = []
+    monkeypatch.setattr(sweep, "ProcessPoolExecutor", _RecordingPool)
+    return _RecordingPool.asked
+
+
+def test_a_sweep_starts_no_more_processes_than_tasks_or_cpus(recording_pool):
+    run_sweep(_constant, POINTS[:1], replications=2, max_workers=40, progress=False)  # 2 tasks
+    run_sweep(_constant, POINTS, replications=50, max_workers=40, progress=False)     # 100 tasks
+    cpus = available_cpus()
+    assert recording_pool == [workers for workers in (min(2, cpus), min(40, cpus)) if workers > 1]
+    assert worker_count(2, 40) == min(2, available_cpus())
+    assert worker_count(3, 40, oversubscribe=True) == 3 and worker_count(100, 8, oversubscribe=True) == 8
+
+
+@pytest.mark.parametrize(("arguments", "name"), [
+    ({"max_workers": 10**9}, "max_workers"), ({"max_workers": MAX_WORKERS + 1}, "max_workers"),
+    ({"max_workers": 2.0}, "max_workers"), ({"max_workers": True}, "max_workers"),
+    ({"oversubscribe": "yes"}, "oversubscribe"), ({"progress": None}, "progress"),
+    ({"replications": 10**9}, "replications"), ({"points": [{"rate": 1}]}, r"points\[0\]"),
+    ({"points": QueueParams()}, "points"), ({"model": "queue_model"}, "model"),
+    ({"scheduler": 8786}, "scheduler"), ({"scheduler": "http://localhost:8786"}, "scheduler"),
+])
+def test_bad_sweep_arguments_are_refused_before_anything_starts(recording_pool, arguments, name):
+    with _within(10), pytest.raises(ValueError, match=rf"^{name}.* allowed"):
+        run_sweep(**({"model": _constant, "points": POINTS, "replications": 2, "progress": False} | arguments))
+    assert recording_pool == []
+
+
+def _dies(params, seed):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _raises(params, seed):
+    raise RuntimeError("the model exploded at this point")
+
+
+@pytest.fixture
+def child_can_import_this_module(monkeypatch):
+    here = str(Path(__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
+
+
+@pytest.mark.parametrize(("model", "expected"), [
+    (_dies, r"killed by SIGKILL \(signal 9\)\); the end of its stderr:\n\(its stderr is empty\)"),
+    (_raises, r"exit code 1\); the end of its stderr:\n(.|\n)*RuntimeError: the model exploded at this point"),
+])
+def test_a_failed_chunk_child_reports_its_exit_status_and_stderr(child_can_import_this_module, model, expected):
+    chunk = [(model, 0, POINTS[0], 0, 1)]
+    with pytest.raises(RuntimeError, match=r"sweep chunk of 1 tasks failed in its child process \(" + expected):
+        sweep._run_chunk_isolated(chunk)
+
+
+@contextlib.contextmanager
+def _tcp_server(reply: bytes | None):
+    """A plain TCP server that is not Dask: it sends ``reply`` to each connection (or nothing) and keeps it open."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    connections, stop = [], threading.Event()
+
+    def serve():
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                continue
+            connections.append(connection)
+            if reply is not None:
+                connection.sendall(reply)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        for connection in connections:
+            connection.close()
+        listener.close()
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "is not a Dask scheduler: its first 8 bytes"),
+    (b"SSH-2.0-OpenSSH_9.6\r\n", "is not a Dask scheduler: its first 8 bytes"),
+    ((100).to_bytes(8, "little") + b"\x01" + b"\x00" * 7 + (84).to_bytes(8, "little") + b"\x00" * 84,
+     "is not a Dask scheduler: its first message"),
+    (None, "did not connect and send a Dask handshake within 1 s"),
+])
+def test_a_service_that_is_not_a_dask_scheduler_is_refused_quickly(monkeypatch, reply, expected):
+    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
+    with _tcp_server(reply) as address:
+        start = time.monotonic()
+        with _within(20), pytest.raises(ValueError, match=rf"^scheduler = '{address}' {expected}"):
+            run_sweep(_constant, POINTS, replications=1, scheduler=address, progress=False)
+        assert time.monotonic() - start < 5
+
+
+def test_a_closed_port_is_refused_with_the_reason():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+    with _within(20), pytest.raises(ValueError, match=rf"^scheduler = '{address}' cannot be reached \(Connection refused\)"):
+        run_sweep(_constant, POINTS, replications=1, scheduler=address, progress=False)

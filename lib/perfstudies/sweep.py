@@ -5,24 +5,72 @@ Replication *i* uses the same seed at every point (common random numbers), so
 differences between points come from the parameters, not from noise, and the
 result does not depend on where or in which order the tasks ran: local
 processes, one process, or a Dask distributed cluster all give the same table.
+
+Bounds: a sweep has at most :data:`MAX_TASKS` tasks (points x replications);
+it starts at most ``min(max_workers, tasks, CPUs)`` local processes (the CPU
+limit is lifted only by ``oversubscribe=True``, and ``max_workers`` is at most
+:data:`MAX_WORKERS`); a scheduler address must answer Dask's handshake within
+:data:`CONNECT_TIMEOUT_S`.
 """
 
 import os
 import pickle
+import re
+import signal
+import socket
+import struct
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import pandas as pd
 
+from perfstudies.params import Params, check_callable, check_flag, check_integer
 from perfstudies.runner import (DEFAULT_CAP, Model, check_sequential, metric_rows, missed_targets,
                                 precision_targets, progress_bar, replication_seeds, summarize)
+
+#: Most local worker processes any sweep may ask for, even with ``oversubscribe``.
+MAX_WORKERS = 64
+#: Most tasks (points x replications) one sweep may have; each is a full simulation.
+MAX_TASKS = 100_000
+#: Seconds a scheduler address has to accept a connection and send Dask's handshake
+#: (and then for the Dask client to connect).
+CONNECT_TIMEOUT_S = 10.0
+#: Seconds to wait for a Dask cluster that has no worker yet to get one.
+WORKER_TIMEOUT_S = 60.0
+#: Largest first message accepted from a scheduler address (a Dask handshake is ~60 bytes).
+HANDSHAKE_MAX_BYTES = 65_536
+#: Characters of a failed chunk child's stderr quoted in the error.
+STDERR_TAIL = 4_000
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def worker_count(tasks: int, max_workers: int | None = None, oversubscribe: bool = False) -> int:
+    """Local processes a sweep of ``tasks`` tasks starts: ``min(max_workers, tasks, CPUs)``.
+
+    ``max_workers`` defaults to the CPUs; ``oversubscribe=True`` drops the CPU
+    limit (never the limit of one process per task).
+    """
+    check_integer("tasks", tasks, low=1, high=MAX_TASKS)
+    _check_workers(max_workers)
+    check_flag("oversubscribe", oversubscribe)
+    cpus = available_cpus()
+    wanted = cpus if max_workers is None else max_workers
+    return min(wanted, tasks) if oversubscribe else min(wanted, tasks, cpus)
 
 
 def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int = 1,
               scheduler: str | None = None, max_workers: int | None = None,
-              progress: bool = True) -> pd.DataFrame:
+              progress: bool = True, oversubscribe: bool = False) -> pd.DataFrame:
     """Run ``model`` at every point for ``replications`` seeds.
 
     Parameters
@@ -31,16 +79,21 @@ def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int =
         ``model(params, seed) -> {metric: value}``, defined at module level so
         that worker processes can import it.
     points : sequence of Params
-        The parameter records to run.
+        The parameter records to run (at most :data:`MAX_TASKS` tasks in all).
     replications, seed : int
         As in :func:`perfstudies.runner.replicate`.
     scheduler : str, optional
         Address of a Dask distributed scheduler (``"tcp://host:8786"``); when
-        given, the tasks run on that cluster instead of local processes.
+        given, the tasks run on that cluster instead of local processes.  The
+        address must answer Dask's handshake within :data:`CONNECT_TIMEOUT_S`.
     max_workers : int, optional
-        Local worker processes (default: all cores); ``1`` runs in-process.
+        Most local worker processes, 1 <= max_workers <= :data:`MAX_WORKERS`
+        (default: the CPUs); ``1`` runs in-process.  The sweep never starts more
+        processes than it has tasks, nor more than the CPUs (see :func:`worker_count`).
     progress : bool
         Show a tqdm bar when the sweep runs longer than a couple of seconds.
+    oversubscribe : bool
+        Allow more local processes than CPUs (up to ``max_workers``).
 
     Returns
     -------
@@ -48,19 +101,20 @@ def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int =
         Tidy rows: ``point``, the point's parameter fields, ``replication``,
         ``seed``, ``metric``, ``value``; ordered by point, replication, metric.
     """
+    check_callable("model", model)
     points = _checked_points(points)
-    if max_workers is not None and (isinstance(max_workers, bool) or not isinstance(max_workers, int)
-                                    or max_workers < 1):
-        raise ValueError(f"max_workers = {max_workers!r} is out of range: allowed an integer >= 1 or None")
     seeds = replication_seeds(seed, replications)
+    _check_task_count(len(points), replications)
+    options = _checked_options(scheduler, max_workers, progress, oversubscribe)
     tasks = [(model, index, point, rep, rep_seed)
              for index, point in enumerate(points) for rep, rep_seed in enumerate(seeds)]
-    return _execute(model, tasks, scheduler, max_workers, progress)
+    return _execute(model, tasks, **options)
 
 
 def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str, float]], seed: int = 1,
                 initial: int = 5, cap: int = DEFAULT_CAP, scheduler: str | None = None,
-                max_workers: int | None = None, progress: bool = False) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
+                max_workers: int | None = None, progress: bool = False,
+                oversubscribe: bool = False) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
     """:func:`run_sweep` with sequential replications: each point until its targets are met.
 
     The rule of :func:`perfstudies.runner.replicate_until`, point by point:
@@ -82,12 +136,23 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
         The tidy rows, ordered as :func:`run_sweep` orders them, and the
         targets still missed at the cap.
     """
+    check_callable("model", model)
     points = _checked_points(points)
+    if isinstance(precision, (str, bytes, Mapping)) or not isinstance(precision, Sequence):
+        raise ValueError(f"precision = {precision!r} has the wrong type: allowed a sequence of "
+                         "{metric: largest half-width} mappings, one per point")
     if len(precision) != len(points):
         raise ValueError(f"precision has {len(precision)} entries: allowed one per point ({len(points)})")
-    targets = [precision_targets(target) if target else {} for target in precision]
+    targets = []
+    for index, target in enumerate(precision):
+        if not isinstance(target, Mapping):
+            raise ValueError(f"precision[{index}] = {target!r} has the wrong type: allowed a "
+                             "{metric: largest half-width} mapping ({} for none)")
+        targets.append(precision_targets(target) if target else {})
     check_sequential(initial, cap)
     seeds = replication_seeds(seed, cap)
+    _check_task_count(len(points), cap)
+    options = _checked_options(scheduler, max_workers, progress, oversubscribe)
     done = [0] * len(points)
     wanted = [initial] * len(points)
     frames, missed = [], []
@@ -95,7 +160,7 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
         tasks = [(model, index, point, rep, seeds[rep]) for index, point in enumerate(points)
                  for rep in range(done[index], wanted[index])]
         if tasks:
-            frames.append(_execute(model, tasks, scheduler, max_workers, progress))
+            frames.append(_execute(model, tasks, **options))
         done = list(wanted)
         runs = pd.concat(frames, ignore_index=True)
         summary = summarize(runs, by=["point", "metric"])
@@ -110,22 +175,49 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
 
 
 def _checked_points(points: Sequence) -> list:
+    if isinstance(points, (str, bytes, Mapping, Params)) or not hasattr(points, "__iter__"):
+        raise ValueError(f"points = {points!r} has the wrong type: allowed a non-empty sequence of parameter records")
     points = list(points)
     if not points:
-        raise ValueError("points is empty: allowed a non-empty sequence of parameter records")
+        raise ValueError("points = [] is empty: allowed a non-empty sequence of parameter records")
+    if len(points) > MAX_TASKS:
+        raise ValueError(f"points has {len(points):,} records: allowed at most {MAX_TASKS:,}")
+    for index, point in enumerate(points):
+        if not isinstance(point, Params):
+            raise ValueError(f"points[{index}] = {point!r} has the wrong type: allowed a parameter record (Params)")
     return points
 
 
+def _check_task_count(points: int, replications: int) -> None:
+    if points * replications > MAX_TASKS:
+        raise ValueError(f"replications = {replications!r} is out of range: {points} points x {replications} "
+                         f"replications is {points * replications:,} tasks; allowed at most {MAX_TASKS:,}")
+
+
+def _check_workers(max_workers) -> None:
+    if max_workers is not None:
+        check_integer("max_workers", max_workers, low=1, high=MAX_WORKERS, none=True)
+
+
+def _checked_options(scheduler, max_workers, progress, oversubscribe) -> dict:
+    _check_workers(max_workers)
+    check_flag("progress", progress)
+    check_flag("oversubscribe", oversubscribe)
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler)
+    return dict(scheduler=scheduler, max_workers=max_workers, progress=progress, oversubscribe=oversubscribe)
+
+
 def _execute(model: Model, tasks: list, scheduler: str | None, max_workers: int | None,
-             progress: bool) -> pd.DataFrame:
+             progress: bool, oversubscribe: bool = False) -> pd.DataFrame:
     """Run ``tasks`` on Dask, in one process, or on local worker processes; return the tidy rows."""
     bar = dict(description=f"sweep {getattr(model, '__name__', 'model')}", enabled=progress, total=len(tasks))
+    workers = worker_count(len(tasks), max_workers, oversubscribe)
     if scheduler is not None:
         results = _run_on_dask(tasks, scheduler, bar)
-    elif max_workers == 1 or len(tasks) == 1:
+    elif workers == 1:
         results = [_run_task(task) for task in progress_bar(tasks, **bar)]
     else:
-        workers = max_workers or os.cpu_count() or 1
         with ProcessPoolExecutor(max_workers=workers) as pool:
             chunk = max(1, len(tasks) // (4 * workers))
             results = list(progress_bar(pool.map(_run_task, tasks, chunksize=chunk), **bar))
@@ -150,18 +242,128 @@ def _run_chunk_isolated(chunk) -> list[list[dict]]:
     the worker would change a replication's random numbers.  The child process
     runs nothing else, so its streams depend on the seed alone.  (Dask workers
     are daemonic and may not use multiprocessing, hence a plain subprocess.)
+    A child that fails is reported with its exit code or signal and the end of
+    its stderr.
     """
     child = subprocess.run([sys.executable, "-m", "perfstudies.sweep"], input=pickle.dumps(chunk),
                            capture_output=True, check=False)
     if child.returncode != 0:
-        raise RuntimeError(f"sweep chunk failed in its child process:\n{child.stderr.decode()[-4000:]}")
-    return pickle.loads(child.stdout)
+        raise RuntimeError(f"sweep chunk of {len(chunk)} tasks failed in its child process "
+                           f"({_exit_status(child.returncode)}); the end of its stderr:\n{_tail(child.stderr)}")
+    try:
+        return pickle.loads(child.stdout)
+    except Exception as error:
+        raise RuntimeError(f"sweep chunk of {len(chunk)} tasks: its child process exited 0 but its output "
+                           f"({len(child.stdout)} bytes) does not load ({error!r}); the end of its stderr:\n"
+                           f"{_tail(child.stderr)}") from error
+
+
+def _exit_status(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"killed by {name} (signal {-returncode})"
+    return f"exit code {returncode}"
+
+
+def _tail(stderr: bytes) -> str:
+    text = stderr.decode(errors="replace").strip()
+    return text[-STDERR_TAIL:] if text else "(its stderr is empty)"
+
+
+_ADDRESS = re.compile(r"(?:tcp://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
+
+
+def check_scheduler(scheduler) -> str:
+    """The scheduler address as ``tcp://host:port`` once it has answered Dask's handshake, or a ValueError.
+
+    The address gets :data:`CONNECT_TIMEOUT_S` to accept a TCP connection and
+    send its first message, which must be a Dask handshake (a framed msgpack
+    map of at most :data:`HANDSHAKE_MAX_BYTES` bytes with the keys a Dask
+    comm sends); a closed port, a silent service or any other protocol is
+    refused here, before the Dask client would wait on it or read a garbage
+    length.  The handshake is answered in kind, so the scheduler sees an
+    ordinary short-lived connection.
+    """
+    allowed = "allowed the address of a running Dask scheduler, 'tcp://host:port'"
+    if not isinstance(scheduler, str):
+        raise ValueError(f"scheduler = {scheduler!r} has the wrong type: {allowed} or None")
+    match = _ADDRESS.fullmatch(scheduler.strip())
+    if match is None or not 1 <= int(match["port"]) <= 65_535:
+        raise ValueError(f"scheduler = {scheduler!r} is not allowed: {allowed}")
+    host, port = match["host"].strip("[]"), int(match["port"])
+    deadline = time.monotonic() + CONNECT_TIMEOUT_S
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S) as connection:
+            message = _read_handshake(connection, deadline)
+            connection.sendall(message)
+    except _NotDask as error:
+        raise ValueError(f"scheduler = {scheduler!r} is not a Dask scheduler: {error}; {allowed}") from None
+    except TimeoutError:
+        raise ValueError(f"scheduler = {scheduler!r} did not connect and send a Dask handshake within "
+                         f"{CONNECT_TIMEOUT_S:g} s: {allowed}") from None
+    except OSError as error:
+        raise ValueError(f"scheduler = {scheduler!r} cannot be reached ({error.strerror or error}): "
+                         f"{allowed}") from None
+    bracketed = f"[{host}]" if ":" in host else host
+    return f"tcp://{bracketed}:{port}"
+
+
+class _NotDask(Exception):
+    pass
+
+
+def _receive(connection: socket.socket, count: int, deadline: float) -> bytes:
+    data = bytearray()
+    while len(data) < count:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError
+        connection.settimeout(remaining)
+        block = connection.recv(count - len(data))
+        if not block:
+            raise _NotDask(f"it closed the connection after {len(data)} of {count} bytes of a handshake")
+        data.extend(block)
+    return bytes(data)
+
+
+def _read_handshake(connection: socket.socket, deadline: float) -> bytes:
+    """The raw first message of a Dask comm (length, frame count, frame lengths, frames), checked."""
+    import msgpack
+
+    prefix = _receive(connection, 8, deadline)
+    (length,) = struct.unpack("Q", prefix)
+    if not 16 <= length <= HANDSHAKE_MAX_BYTES:
+        raise _NotDask(f"its first 8 bytes {prefix!r} are not the length of a Dask handshake")
+    body = _receive(connection, length, deadline)
+    (frames,) = struct.unpack_from("Q", body)
+    if not 1 <= frames <= 16 or 8 + 8 * frames > length:
+        raise _NotDask(f"its first message announces {frames} frames")
+    sizes = struct.unpack_from(f"{frames}Q", body, 8)
+    start = 8 + 8 * frames
+    if start + sum(sizes) != length:
+        raise _NotDask("its first message's frame lengths do not add up")
+    try:
+        info = msgpack.unpackb(body[start:start + sizes[0]], raw=False, strict_map_key=False)
+    except Exception as error:
+        raise _NotDask(f"its first message is not msgpack ({error})") from None
+    if not isinstance(info, dict) or not {"compression", "python", "pickle-protocol"} <= set(info):
+        raise _NotDask(f"its first message {info!r} is not a Dask handshake")
+    return prefix + body
 
 
 def _run_on_dask(tasks, scheduler: str, bar: dict) -> list[list[dict]]:
     from distributed import Client, as_completed
 
-    with Client(scheduler) as client:
+    with Client(scheduler, timeout=CONNECT_TIMEOUT_S) as client:
+        if not client.nthreads():
+            try:
+                client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
+            except TimeoutError:
+                raise ValueError(f"scheduler = {scheduler!r} has no workers and got none within "
+                                 f"{WORKER_TIMEOUT_S:g} s: allowed a scheduler with at least one worker") from None
         workers = max(1, sum(client.nthreads().values()))
         size = -(-len(tasks) // (2 * workers))  # two chunks per worker thread
         chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
