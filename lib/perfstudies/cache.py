@@ -2,19 +2,72 @@
 
 The book executes every notebook on every build, so a page is never stale;
 this memo keeps rebuilds fast.  A result is stored under ``_build/cache`` with
-a key made from the call's name and arguments *and* a digest of every source
-file of the package and every data file: change any of them and the result is
-computed again.  Delete ``_build/cache`` to start from scratch.
+a key made from
+
+* the call's name and arguments,
+* a digest of every source file of the package and every data file
+  (:func:`sources_digest`),
+* the installed versions of Python and of the models' dependencies
+  (:data:`DEPENDENCIES`, :func:`dependency_versions`), and
+* the code of the callable it memoizes and of everything that callable reaches
+  which no source file covers: functions and classes defined in a chapter (a
+  notebook cell has no file) and the chapter's values they read
+  (:func:`callable_digest`).
+
+Change any of them and the result is computed again.  Delete ``_build/cache``
+to start from scratch.
+
+The files cannot run code: an entry is JSON (``<name>-<key>.json``), its first
+line a header with the format, the name, the key and the sha256 of the rest,
+which :func:`encode` writes from a closed set of types (``None``, bools,
+numbers, strings, lists, tuples, dicts, numpy scalars and arrays of numbers,
+pandas DataFrames, Series and indexes, and dataclass records defined in
+``perfstudies``).  Reading checks the header and the digest; an entry that
+cannot be read, decoded or verified is computed again and replaced, with one
+:class:`CacheWarning` naming the file.  A result that would not come back
+exactly as it was computed is refused when it is stored.
 """
 
+import dataclasses
 import functools
 import hashlib
-import pickle
+import importlib
+import importlib.metadata
+import json
+import math
+import os
+import re
+import sys
+import types
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
+from perfstudies.params import check_callable
 from perfstudies.paths import BUILD, DATA, ROOT
 
 CACHE = BUILD / "cache"
+#: Version of the file layout; part of every key.
+FORMAT = 1
+#: Distributions whose installed versions are part of every key: what a model's
+#: numbers (Ciw, numpy, scipy), tables (pandas), charts (altair), sweeps (dask,
+#: distributed) and data (PyYAML) depend on.
+DEPENDENCIES = ("Ciw", "numpy", "pandas", "scipy", "altair", "dask", "distributed", "PyYAML")
+#: What a memo name may look like (it becomes part of a file name).
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}")
+#: Largest number of items of a chapter value that goes into the key by content.
+VALUE_ITEMS = 100_000
+
+
+class CacheWarning(UserWarning):
+    """A disk memo entry could not be used and is computed again."""
+
+
+class _Unreadable(Exception):
+    """Why a stored entry cannot be used."""
 
 
 @functools.cache
@@ -28,19 +81,565 @@ def sources_digest() -> str:
     return digest.hexdigest()
 
 
+@functools.cache
+def dependency_versions() -> tuple[tuple[str, str], ...]:
+    """``(name, version)`` of Python and of every distribution in :data:`DEPENDENCIES`."""
+    versions = [("python", sys.version.split()[0])]
+    for name in DEPENDENCIES:
+        try:
+            versions.append((name, importlib.metadata.version(name)))
+        except importlib.metadata.PackageNotFoundError:
+            versions.append((name, "not installed"))
+    return tuple(versions)
+
+
 def memoized(name: str, compute: Callable[[], object], **arguments) -> object:
     """Return ``compute()``, from the disk memo when the same call was made before.
 
-    ``name`` and ``arguments`` (their ``repr``) identify the call; the result
-    must be picklable.
+    ``name`` (letters, digits, ``_.-``) and ``arguments`` (their ``repr``)
+    identify the call; the key also covers the sources, the installed
+    dependencies and ``compute``'s own code (see the module docstring).  The
+    result must be one of the types :func:`encode` stores.
     """
-    key = hashlib.sha256(repr((name, sorted(arguments.items()), sources_digest())).encode()).hexdigest()[:24]
-    path = CACHE / f"{name}-{key}.pickle"
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise ValueError(f"name = {name!r} is not allowed: allowed 1-121 letters, digits, '_', '.' or '-', "
+                         "starting with a letter or digit")
+    check_callable("compute", compute)
+    key = entry_key(name, compute, arguments)
+    path = CACHE / f"{name}-{key}.json"
     if path.exists():
-        return pickle.loads(path.read_bytes())
+        try:
+            return _read(path, name, key)
+        except _Unreadable as reason:
+            _warn_once(path, str(reason))
     result = compute()
-    CACHE.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_bytes(pickle.dumps(result))
-    temporary.replace(path)
+    _write(path, name, key, result)
+    _warned.discard(path)  # replaced: should it break again, that is news
     return result
+
+
+def entry_key(name: str, compute: Callable[[], object], arguments: dict) -> str:
+    """The 24-hex-digit key of a call: name, arguments, sources, versions and ``compute``'s code."""
+    described = sorted((argument, _argument_text(value)) for argument, value in arguments.items())
+    parts = (FORMAT, name, described, sources_digest(), dependency_versions(), callable_digest(compute))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
+
+
+def _argument_text(value) -> str:
+    if callable(value) and not isinstance(value, type):
+        return "callable " + callable_digest(value)
+    return repr(value)
+
+
+#: Entries warned about and not yet replaced (one warning each, even if replacing fails).
+_warned: set[Path] = set()
+
+
+def _warn_once(path: Path, reason: str) -> None:
+    if path in _warned:
+        return
+    _warned.add(path)
+    warnings.warn(f"{path}: disk memo entry cannot be used ({reason}); computing it again and replacing it",
+                  CacheWarning, stacklevel=3)
+
+
+def _read(path: Path, name: str, key: str) -> object:
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise _Unreadable(f"cannot read it: {error}") from None
+    header_line, newline, payload = raw.partition(b"\n")
+    if not newline:
+        raise _Unreadable("no header line")
+    try:
+        header = json.loads(header_line)
+    except (ValueError, RecursionError):
+        raise _Unreadable("its header is not JSON") from None
+    expected = {"format": FORMAT, "name": name, "key": key}
+    if not isinstance(header, dict) or any(header.get(field) != value for field, value in expected.items()):
+        raise _Unreadable(f"its header {header_line[:200]!r} is not the one of this call ({expected})")
+    if header.get("sha256") != hashlib.sha256(payload).hexdigest():
+        raise _Unreadable("its content does not match the sha256 in its header")
+    try:
+        return decode(json.loads(payload))
+    except Exception as error:  # anything a crafted payload provokes: refuse the entry, recompute
+        raise _Unreadable(f"its content does not decode: {type(error).__name__}: {error}") from None
+
+
+def _write(path: Path, name: str, key: str, result: object) -> None:
+    payload = dump(result)
+    header = {"format": FORMAT, "name": name, "key": key, "sha256": hashlib.sha256(payload).hexdigest()}
+    CACHE.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(json.dumps(header).encode() + b"\n" + payload)
+    temporary.replace(path)
+
+
+def dump(value: object) -> bytes:
+    """``value`` as the JSON bytes the memo stores, checked to decode to an equal value (else ValueError)."""
+    payload = json.dumps(encode(value), separators=(",", ":")).encode()
+    if not same(decode(json.loads(payload)), value):
+        raise ValueError(f"result of type {type(value).__name__} does not come back from the disk memo exactly "
+                         "as computed: allowed values made of the types perfstudies.cache.encode stores")
+    return payload
+
+
+# --- the closed set of stored types ----------------------------------------------------------------------------
+
+_PLAIN = (type(None), bool, int, float, str)
+_NUMERIC_KINDS = "biuf"
+
+
+def encode(value: object) -> object:
+    """``value`` as plain JSON data (tagged with ``"__type__"`` where JSON has no such type).
+
+    Allowed: ``None``, ``bool``, ``int``, ``float`` (NaN and infinities too),
+    ``str``; ``list``, ``tuple`` and ``dict`` of allowed values; numpy
+    booleans and numbers, and arrays of them; pandas DataFrames, Series and
+    indexes whose columns hold numbers, booleans, strings, categories,
+    datetimes or allowed objects; and instances of dataclasses defined in
+    ``perfstudies`` (all fields set by ``__init__``).  Anything else raises
+    ValueError naming its type.
+    """
+    if type(value) in _PLAIN:
+        return value
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        return {"__type__": type(value).__name__, "items": [encode(item) for item in value]}
+    if type(value) is dict:
+        return {"__type__": "dict", "items": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, np.generic) and value.dtype.kind in _NUMERIC_KINDS:
+        return {"__type__": "numpy", "dtype": value.dtype.str, "value": value.item()}
+    if isinstance(value, np.ndarray) and value.dtype.kind in _NUMERIC_KINDS:
+        return {"__type__": "ndarray", "dtype": value.dtype.str, "shape": list(value.shape),
+                "values": value.ravel().tolist()}
+    if isinstance(value, pd.DataFrame):
+        return {"__type__": "DataFrame", "index": _encode_index(value.index), "columns": _encode_index(value.columns),
+                "data": [_encode_array(value.iloc[:, position]) for position in range(value.shape[1])]}
+    if isinstance(value, pd.Series):
+        return {"__type__": "Series", "name": encode(value.name), "index": _encode_index(value.index),
+                "values": _encode_array(value)}
+    if isinstance(value, pd.Index):
+        return _encode_index(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _encode_record(value)
+    raise ValueError(f"value of type {type(value).__module__}.{type(value).__qualname__} cannot be stored in the "
+                     "disk memo: allowed None, bool, int, float, str, list, tuple, dict, numpy numbers and arrays, "
+                     "pandas DataFrame/Series/Index and perfstudies dataclass records")
+
+
+def _encode_record(value) -> dict:
+    kind = type(value)
+    if not _perfstudies_module(kind.__module__) or "<" in kind.__qualname__:
+        raise ValueError(f"value of type {kind.__module__}.{kind.__qualname__} cannot be stored in the disk memo: "
+                         "allowed dataclass records defined at module level in perfstudies")
+    fields = dataclasses.fields(value)
+    if any(not field.init for field in fields):
+        raise ValueError(f"value of type {kind.__qualname__} cannot be stored in the disk memo: a field is not "
+                         "set by __init__")
+    return {"__type__": "record", "class": f"{kind.__module__}:{kind.__qualname__}",
+            "fields": [[field.name, encode(getattr(value, field.name))] for field in fields]}
+
+
+def _encode_index(index: pd.Index) -> dict:
+    if isinstance(index, pd.RangeIndex):
+        return {"__type__": "RangeIndex", "start": index.start, "stop": index.stop, "step": index.step,
+                "name": encode(index.name)}
+    if isinstance(index, pd.MultiIndex):
+        return {"__type__": "MultiIndex", "names": [encode(name) for name in index.names],
+                "levels": [_encode_array(index.get_level_values(level)) for level in range(index.nlevels)]}
+    return {"__type__": "Index", "name": encode(index.name), "values": _encode_array(index)}
+
+
+def _encode_array(values) -> dict:
+    """One column (or index level) with its dtype."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        categorical = pd.Categorical(values)
+        return {"dtype": "category", "ordered": bool(dtype.ordered),
+                "categories": _encode_index(pd.Index(categorical.categories)),
+                "codes": categorical.codes.tolist()}
+    if isinstance(dtype, np.dtype) and dtype.kind in _NUMERIC_KINDS:
+        return {"dtype": dtype.str, "values": np.asarray(values).tolist()}
+    if isinstance(dtype, np.dtype) and dtype.kind in "mM":
+        return {"dtype": dtype.str, "values": np.asarray(values).view("i8").tolist()}
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype) and (
+            isinstance(dtype, pd.StringDtype) or dtype.kind in _NUMERIC_KINDS):
+        present = pd.notna(values)
+        items = [encode(item.item() if isinstance(item, np.generic) else item) if ok else None
+                 for item, ok in zip(np.asarray(values, dtype=object), np.asarray(present))]
+        return {"dtype": str(dtype), "values": items}
+    if isinstance(dtype, np.dtype) and dtype.kind == "O":
+        return {"dtype": "object", "values": [encode(item) for item in np.asarray(values, dtype=object)]}
+    raise ValueError(f"a column of dtype {dtype} cannot be stored in the disk memo: allowed numbers, booleans, "
+                     "strings, categories, timezone-naive datetimes and objects of the stored types")
+
+
+def decode(data: object) -> object:
+    """The value :func:`encode` encoded as ``data``; a ValueError for anything it would not have written."""
+    if type(data) in _PLAIN:
+        return data
+    if type(data) is not dict or "__type__" not in data:
+        raise ValueError(f"untagged {type(data).__name__} in a disk memo entry")
+    kind = data["__type__"]
+    if kind in ("list", "tuple"):
+        items = [decode(item) for item in _list(data["items"])]
+        return items if kind == "list" else tuple(items)
+    if kind == "dict":
+        return {_hashable(decode(k)): decode(v) for k, v in (_pair(item) for item in _list(data["items"]))}
+    if kind == "numpy":
+        return _numeric_dtype(data["dtype"]).type(data["value"])
+    if kind == "ndarray":
+        shape = tuple(_integer(size) for size in _list(data["shape"]))
+        return np.array(_list(data["values"]), dtype=_numeric_dtype(data["dtype"])).reshape(shape)
+    if kind == "DataFrame":
+        index, columns = _decode_index(data["index"]), _decode_index(data["columns"])
+        arrays = [_decode_array(column) for column in _list(data["data"])]
+        if len(arrays) != len(columns) or any(len(array) != len(index) for array in arrays):
+            raise ValueError("DataFrame shape does not match its index and columns")
+        frame = pd.DataFrame({position: pd.Series(array, index=index, dtype=array.dtype, copy=False)
+                              for position, array in enumerate(arrays)}, index=index)
+        frame.columns = columns
+        return frame
+    if kind == "Series":
+        index = _decode_index(data["index"])
+        values = _decode_array(data["values"])
+        return pd.Series(values, index=index, dtype=values.dtype, name=_hashable(decode(data["name"])), copy=False)
+    if kind in ("RangeIndex", "MultiIndex", "Index"):
+        return _decode_index(data)
+    if kind == "record":
+        return _decode_record(data)
+    raise ValueError(f"unknown tag {kind!r} in a disk memo entry")
+
+
+def _decode_record(data: dict):
+    module_name, _, qualname = str(data["class"]).partition(":")
+    if not _perfstudies_module(module_name) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", qualname):
+        raise ValueError(f"record class {data['class']!r} is not allowed: allowed dataclasses defined in perfstudies")
+    target: object = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        target = getattr(target, part)
+    if not isinstance(target, type) or not dataclasses.is_dataclass(target) \
+            or not _perfstudies_module(target.__module__):
+        raise ValueError(f"record class {data['class']!r} is not a perfstudies dataclass")
+    fields = {str(name): decode(value) for name, value in (_pair(item) for item in _list(data["fields"]))}
+    return target(**fields)
+
+
+def _decode_index(data) -> pd.Index:
+    if type(data) is not dict:
+        raise ValueError("an index must be a tagged object")
+    kind = data.get("__type__")
+    if kind == "RangeIndex":
+        return pd.RangeIndex(_integer(data["start"]), _integer(data["stop"]), _integer(data["step"]),
+                             name=_hashable(decode(data["name"])))
+    if kind == "MultiIndex":
+        levels = [_decode_array(level) for level in _list(data["levels"])]
+        names = [_hashable(decode(name)) for name in _list(data["names"])]
+        return pd.MultiIndex.from_arrays(levels, names=names)
+    if kind == "Index":
+        values = _decode_array(data["values"])
+        return pd.Index(values, dtype=values.dtype, name=_hashable(decode(data["name"])), copy=False)
+    raise ValueError(f"unknown index tag {kind!r}")
+
+
+def _decode_array(data):
+    if type(data) is not dict:
+        raise ValueError("a column must be a tagged object")
+    dtype = data["dtype"]
+    if dtype == "category":
+        categories = _decode_index(data["categories"])
+        codes = np.array([_integer(code) for code in _list(data["codes"])], dtype=np.int64)
+        return pd.Categorical.from_codes(codes, categories=categories, ordered=bool(data["ordered"]))
+    if dtype == "object":
+        values = [decode(item) for item in _list(data["values"])]
+        array = np.empty(len(values), dtype=object)
+        array[:] = values
+        return array
+    if not isinstance(dtype, str):
+        raise ValueError(f"dtype {dtype!r} is not a string")
+    if dtype.startswith(("<", ">", "|")):
+        resolved = np.dtype(dtype)
+        if resolved.kind in _NUMERIC_KINDS:
+            return np.array(_list(data["values"]), dtype=resolved)
+        if resolved.kind in "mM":
+            return np.array(_list(data["values"]), dtype=np.int64).view(resolved)
+        raise ValueError(f"dtype {dtype!r} is not stored by the disk memo")
+    resolved = pd.api.types.pandas_dtype(dtype)
+    if not isinstance(resolved, pd.api.extensions.ExtensionDtype) or not (
+            isinstance(resolved, pd.StringDtype) or resolved.kind in _NUMERIC_KINDS):
+        raise ValueError(f"dtype {dtype!r} is not stored by the disk memo")
+    values = [decode(item) for item in _list(data["values"])]
+    return pd.array(values, dtype=resolved)
+
+
+def _numeric_dtype(text) -> np.dtype:
+    resolved = np.dtype(str(text))
+    if resolved.kind not in _NUMERIC_KINDS:
+        raise ValueError(f"dtype {text!r} is not a numeric numpy dtype")
+    return resolved
+
+
+def _list(value) -> list:
+    if type(value) is not list:
+        raise ValueError(f"expected a list, found {type(value).__name__}")
+    return value
+
+
+def _pair(value) -> list:
+    if type(value) is not list or len(value) != 2:
+        raise ValueError("expected a [key, value] pair")
+    return value
+
+
+def _integer(value) -> int:
+    if type(value) is not int:
+        raise ValueError(f"expected an integer, found {value!r}")
+    return value
+
+
+def _hashable(value):
+    hash(value)
+    return value
+
+
+def _perfstudies_module(name: str) -> bool:
+    return name == "perfstudies" or name.startswith("perfstudies.")
+
+
+def same(first: object, second: object) -> bool:
+    """Whether two stored-type values are equal in type and content (NaN equals NaN)."""
+    if type(first) is not type(second):
+        return False
+    if isinstance(first, pd.DataFrame):
+        return _frames_equal(first, second)
+    if isinstance(first, pd.Series):
+        return _frames_equal(first.to_frame(), second.to_frame()) and _same_label(first.name, second.name)
+    if isinstance(first, pd.Index):
+        return first.equals(second) and first.dtype == second.dtype and list(first.names) == list(second.names)
+    if isinstance(first, np.ndarray):
+        return first.dtype == second.dtype and first.shape == second.shape and bool(
+            np.array_equal(first, second, equal_nan=first.dtype.kind in "fc"))
+    if isinstance(first, (list, tuple)):
+        return len(first) == len(second) and all(same(a, b) for a, b in zip(first, second))
+    if isinstance(first, dict):
+        return list(first) == list(second) and all(same(first[k], second[k]) for k in first)
+    if dataclasses.is_dataclass(first):
+        return all(same(getattr(first, f.name), getattr(second, f.name)) for f in dataclasses.fields(first))
+    return _same_label(first, second)
+
+
+def _same_label(first, second) -> bool:
+    if isinstance(first, (float, np.floating)) and isinstance(second, (float, np.floating)):
+        return (math.isnan(first) and math.isnan(second)) or first == second
+    return type(first) is type(second) and first == second
+
+
+def _frames_equal(first: pd.DataFrame, second: pd.DataFrame) -> bool:
+    try:
+        pd.testing.assert_frame_equal(first, second, check_exact=True, check_index_type=True,
+                                      check_column_type=True, check_freq=False)
+    except AssertionError:
+        return False
+    return all(same(a, b) for a, b in zip(first.columns, second.columns)) and all(
+        _objects_same(first.iloc[:, i], second.iloc[:, i]) for i in range(first.shape[1]))
+
+
+def _objects_same(first: pd.Series, second: pd.Series) -> bool:
+    """Object columns hold Python values whose types pandas' comparison ignores (True vs 1)."""
+    if first.dtype != object:
+        return True
+    return all(same(a, b) or (a is None and b is None) for a, b in zip(first, second))
+
+
+# --- what a memoized callable reaches that no source file covers -----------------------------------------------
+
+def callable_digest(compute: Callable) -> str:
+    """sha256 of ``compute``'s code and of the chapter-defined code and values it reaches.
+
+    Functions and classes whose source file is in the package (covered by
+    :func:`sources_digest`) or in the installed environment (covered by the
+    interpreter and :func:`dependency_versions`) count by their qualified name.
+    Anything else (a function defined in a notebook cell, which has no file, a
+    lambda, a class defined in a chapter) counts by its code: the bytecode,
+    constants and names of every code object in it, its defaults and closure,
+    and the globals it names, followed recursively.  Globals that are plain
+    values (numbers, strings, tuples, records, DataFrames, ...) count by their
+    content, so changing ``REPLICATIONS = 5`` in a chapter recomputes too.
+    """
+    check_callable("compute", compute)
+    walker = _Walker()
+    walker.visit(compute)
+    return walker.digest.hexdigest()
+
+
+def _covered_file(filename: str | None) -> bool:
+    """Whether a source file is covered by the package digest or the installed environment."""
+    if not filename or filename.startswith("<"):
+        return False
+    try:
+        path = Path(filename).resolve()
+    except (OSError, RuntimeError):
+        return False
+    if not path.is_file():
+        return False
+    roots = [ROOT / "lib", Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]
+    return any(path.is_relative_to(root.resolve()) for root in roots)
+
+
+class _Walker:
+    def __init__(self):
+        self.digest = hashlib.sha256()
+        self.seen: set[int] = set()
+
+    def add(self, *parts) -> None:
+        for part in parts:
+            self.digest.update(repr(part).encode())
+            self.digest.update(b"\x00")
+
+    def visit(self, value, depth: int = 0) -> None:
+        if depth > 40:
+            self.add("deep")
+            return
+        if id(value) in self.seen:
+            self.add("seen", getattr(value, "__qualname__", type(value).__qualname__))
+            return
+        self.seen.add(id(value))
+        if isinstance(value, functools.partial):
+            self.add("partial")
+            self.visit(value.func, depth + 1)
+            for item in (*value.args, *value.keywords.values()):
+                self.value(item, depth + 1)
+            self.add(sorted(value.keywords))
+        elif isinstance(value, types.MethodType):
+            self.add("method")
+            self.visit(value.__func__, depth + 1)
+            self.visit(type(value.__self__), depth + 1)
+        elif isinstance(value, types.FunctionType):
+            self.function(value, depth)
+        elif isinstance(value, type):
+            self.klass(value, depth)
+        elif isinstance(value, types.BuiltinFunctionType):
+            self.add("builtin", getattr(value, "__module__", None), value.__qualname__)
+        elif callable(value):
+            self.add("callable object")
+            self.visit(type(value), depth + 1)
+        else:
+            self.value(value, depth)
+
+    def function(self, function: types.FunctionType, depth: int) -> None:
+        code = function.__code__
+        self.add("function", function.__module__, function.__qualname__)
+        covered = _covered_file(code.co_filename)
+        if not covered:
+            self.code(code)
+            for default in (*(function.__defaults__ or ()), *(function.__kwdefaults__ or {}).values()):
+                self.value(default, depth + 1)
+            for name in sorted(_names(code)):
+                if name in function.__globals__:
+                    self.add("global", name)
+                    self.value(function.__globals__[name], depth + 1)
+        for cell in function.__closure__ or ():  # a covered function can still close over chapter code
+            try:
+                content = cell.cell_contents
+            except ValueError:  # an empty cell
+                self.add("empty cell")
+                continue
+            self.value(content, depth + 1)
+
+    def klass(self, klass: type, depth: int) -> None:
+        self.add("class", klass.__module__, klass.__qualname__)
+        module = sys.modules.get(klass.__module__)
+        if klass.__module__ != "__main__" and _covered_file(getattr(module, "__file__", None)):
+            return
+        for base in klass.__bases__:
+            self.visit(base, depth + 1)
+        for name, member in sorted(vars(klass).items()):
+            if isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            if isinstance(member, property):
+                member = member.fget
+            if isinstance(member, types.FunctionType):
+                self.add("member", name)
+                self.visit(member, depth + 1)
+            elif not name.startswith("__"):
+                self.add("attribute", name)
+                self.value(member, depth + 1)
+
+    def code(self, code: types.CodeType) -> None:
+        self.add("code", code.co_name, code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount,
+                 code.co_flags, code.co_code, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+        for constant in code.co_consts:
+            if isinstance(constant, types.CodeType):
+                self.code(constant)
+            elif isinstance(constant, frozenset):
+                self.add("frozenset", sorted(repr(item) for item in constant))
+            else:
+                self.add(type(constant).__name__, constant)
+
+    def value(self, value, depth: int) -> None:
+        """A value a chapter callable reads: code by its code, data by its content, the rest by its type."""
+        if isinstance(value, (types.FunctionType, types.MethodType, functools.partial, type)):
+            self.visit(value, depth)
+        elif isinstance(value, types.ModuleType):
+            self.add("module", value.__name__)
+        elif isinstance(value, pd.DataFrame | pd.Series | pd.Index):
+            self.add(type(value).__name__, _pandas_digest(value))
+        elif _plain_data(value):
+            self.add("value", value)
+        elif type(value) in (list, tuple):
+            self.add(type(value).__name__, len(value))
+            for item in value[:VALUE_ITEMS]:
+                self.value(item, depth + 1)
+        elif type(value) is dict:
+            self.add("dict", len(value))
+            for key, item in list(value.items())[:VALUE_ITEMS]:
+                self.value(key, depth + 1)
+                self.value(item, depth + 1)
+        elif type(value) in (set, frozenset) and all(_plain_data(item) for item in value):
+            self.add(type(value).__name__, sorted(repr(item) for item in value))
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            self.add("record", type(value).__module__, type(value).__qualname__)
+            for field in dataclasses.fields(value):
+                self.add(field.name)
+                self.value(getattr(value, field.name), depth + 1)
+        elif callable(value):
+            self.visit(value, depth + 1)
+        else:
+            self.add("object", type(value).__module__, type(value).__qualname__)
+
+
+def _names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _names(constant)
+    return names
+
+
+def _plain_data(value, budget: list | None = None) -> bool:
+    """Whether ``value`` is small plain data whose ``repr`` is its content (deterministic across runs)."""
+    budget = [VALUE_ITEMS] if budget is None else budget
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if type(value) in _PLAIN or (isinstance(value, np.generic) and value.dtype.kind in _NUMERIC_KINDS):
+        return True
+    if type(value) in (list, tuple):
+        return all(_plain_data(item, budget) for item in value)
+    if type(value) is dict:
+        return all(_plain_data(k, budget) and _plain_data(v, budget) for k, v in value.items())
+    if type(value) in (set, frozenset):
+        return False  # repr order depends on the hash seed
+    return False
+
+
+def _pandas_digest(value) -> str:
+    frame = value.to_frame() if isinstance(value, pd.Series) else value
+    if isinstance(frame, pd.Index):
+        frame = frame.to_frame(index=False)
+    try:
+        hashed = pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes()
+    except TypeError:
+        hashed = repr(frame.to_dict()).encode()
+    shape = (list(map(str, frame.columns)), [str(dtype) for dtype in frame.dtypes])
+    return hashlib.sha256(repr(shape).encode() + hashed).hexdigest()
