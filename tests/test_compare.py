@@ -132,3 +132,21 @@ def test_bad_published_cells_raise(changes, name):
 def test_worst_cells_refuses_a_negative_count():
     with pytest.raises(ValueError, match=r"count = -1 is out of range"):
         worst_cells(_table(), -1)
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: scoreboard([1, 2]), "table"), (lambda: scoreboard(pd.DataFrame({"study": ["s"]})), "table lacks"),
+    (lambda: in_words("table"), "table"), (lambda: worst_cells(_table(), 2, per_study="yes"), "per_study"),
+    (lambda: worst_cells(_table(), True), "count"), (lambda: worst_cells(None, 2), "table"),
+    (lambda: worst_cells(_table().assign(model="x"), 2), "table columns"),
+    (lambda: comparison_table(3, study="s", document="d"), "cells"),
+    (lambda: comparison_table(_cell("a", 1.0, 1.0), study="s", document="d"), "cells"),
+    (lambda: comparison_table([_cell("a", 1.0, 1.0)], study="", document="d"), r"comparison_table\.study"),
+    (lambda: Tolerance(True), r"Tolerance\.value"), (lambda: Tolerance(math.nan), r"Tolerance\.value"),
+    (lambda: Tolerance(-0.1, "absolute", "resolution", "x"), r"Tolerance\.value"),
+    (lambda: DEFAULT.allowed_error(math.nan), r"Tolerance\.allowed_error\.published"),
+    (lambda: documented(0.2, None), r"Tolerance\.reason"), (lambda: resolution(1.0, "x", kind="log"), r"Tolerance\.kind"),
+])
+def test_every_public_function_names_a_bad_argument(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}.*allowed"):
+        call()

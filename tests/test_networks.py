@@ -61,3 +61,13 @@ def test_with_state_binds_declared_attributes_only():
     assert issubclass(first, Logged) and first.__name__ == "Logged"
     with pytest.raises(ValueError, match=r"state names \['lgo'\] that Logged does not declare"):
         with_state(Logged, lgo=[])
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: gamma_by_mean(1e308, 1e-308), "mean"), (lambda: gamma_by_mean(1e-320, 1e10), "mean"),
+    (lambda: with_state(FIFONode, name="not a name"), "name"), (lambda: with_state(FIFONode, name=3), "name"),
+    (lambda: with_state("FIFONode"), "node_class"),
+])
+def test_more_bad_arguments_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} = .*allowed"):
+        call()

@@ -34,7 +34,12 @@ def study_comparison(key: str) -> pd.DataFrame:
 
 def collect(keys: list[str] | None = None) -> pd.DataFrame:
     """All studies' comparison tables, concatenated in registry order."""
-    keys = list(STUDIES) if keys is None else keys
+    if keys is None:
+        keys = list(STUDIES)
+    if isinstance(keys, str) or not isinstance(keys, (list, tuple)) \
+            or not all(isinstance(key, str) and key in STUDIES for key in keys):
+        raise ValueError(f"keys = {keys!r} is not allowed: allowed None or a list of registered studies, "
+                         f"from {list(STUDIES)}")
     if not keys:
         return pd.DataFrame(columns=COLUMNS)
     return pd.concat([study_comparison(key) for key in keys], ignore_index=True)
@@ -55,6 +60,8 @@ def markdown_board(table: pd.DataFrame) -> str:
 
 def readme_board(text: str) -> str:
     """The scoreboard block of a README text (between the markers), or a ValueError."""
+    if not isinstance(text, str):
+        raise ValueError(f"text = {type(text).__name__} has the wrong type: allowed the README's text (str)")
     found = re.search(re.escape(README_START) + r"\n(.*?)\n" + re.escape(README_END), text, flags=re.DOTALL)
     if found is None:
         raise ValueError(f"README.md has no scoreboard block: allowed a block between {README_START!r} "
@@ -64,14 +71,16 @@ def readme_board(text: str) -> str:
 
 def rewrite_readme(table: pd.DataFrame) -> None:
     """Replace README.md's scoreboard block with the figures of ``table``."""
+    board = markdown_board(table)  # checks the table before README.md is touched
     text = README.read_text()
     old = readme_board(text)
     README.write_text(text.replace(f"{README_START}\n{old}\n{README_END}",
-                                   f"{README_START}\n{markdown_board(table)}\n{README_END}"))
+                                   f"{README_START}\n{board}\n{README_END}"))
 
 
 def main(argv: list[str]) -> int:
-    if argv not in ([], ["--readme"]):
+    """``python -m perfstudies.accuracy [--readme]``."""
+    if not isinstance(argv, list) or argv not in ([], ["--readme"]):
         print("usage: python -m perfstudies.accuracy [--readme]", file=sys.stderr)
         return 2
     table = collect()

@@ -145,6 +145,7 @@ class Tolerance:
 
     def allowed_error(self, published: float) -> float:
         """The tolerance in the cell's own unit (absolute error allowed at ``published``)."""
+        published = _number("Tolerance.allowed_error", "published", published)
         return self.value * abs(published) if self.kind == "relative" else self.value
 
     def describe(self) -> str:
@@ -271,6 +272,8 @@ def comparison_table(cells: Iterable[Cell], study: str, document: str) -> pd.Dat
     """Return the standard comparison table (columns :data:`COLUMNS`) for ``cells``."""
     _text("comparison_table", "study", study, empty=False)
     _text("comparison_table", "document", document, empty=False)
+    if isinstance(cells, (str, bytes, Cell)) or not isinstance(cells, Iterable):
+        raise ValueError(f"cells = {cells!r} has the wrong type: allowed a non-empty iterable of Cell")
     rows = []
     for cell in cells:
         if not isinstance(cell, Cell):
@@ -299,6 +302,8 @@ def scoreboard(table: pd.DataFrame) -> pd.DataFrame:
     than a quarter of their tolerance), and the shares ``pct_within_10pct``,
     ``pct_within_tolerance``, ``pct_beats_baseline`` of the predicted cells.
     """
+    _check_table(table, ("study", "role", "precise", "within_10pct", "within_tolerance", "beats_baseline",
+                         "weak_evidence"))
     studies = list(dict.fromkeys(table["study"]))
     rows = [_board_row(study, table[table["study"] == study]) for study in studies]
     rows.append(_board_row(POOLED, table))
@@ -320,6 +325,7 @@ def _board_row(study: str, cells: pd.DataFrame) -> dict:
 
 def in_words(table: pd.DataFrame) -> str:
     """The two-line summary a chapter's comparison section opens with."""
+    _check_table(table, ("table", "row", "column"))
     board = scoreboard(table).iloc[-1]
     calibrated = table[table["role"] == "calibration"]
     names = "; ".join(dict.fromkeys(calibrated["table"] + " " + calibrated["row"] + " (" + calibrated["column"] + ")"))
@@ -338,10 +344,27 @@ def tolerances_off(table: pd.DataFrame) -> pd.Series:
     This puts a tape count off by two tapes, a percentage off by eight points
     and a time off by 30% on one scale, so cells of different kinds rank fairly.
     """
+    _check_table(table, ("tolerance", "tolerance_kind", "published", "model"))
     allowed = table["tolerance"].where(table["tolerance_kind"] == "absolute",
                                        table["tolerance"] * table["published"].abs())
     error = (table["model"] - table["published"]).abs()
     return error / allowed.where(allowed > 0)
+
+
+def _check_table(table, columns: Iterable[str]) -> None:
+    """Raise the standard ValueError unless ``table`` is a comparison table with ``columns``."""
+    if not isinstance(table, pd.DataFrame):
+        raise ValueError(f"table = {type(table).__name__} has the wrong type: allowed a comparison table "
+                         "(a DataFrame with the columns of perfstudies.compare.COLUMNS)")
+    missing = [column for column in columns if column not in table.columns]
+    if missing:
+        raise ValueError(f"table lacks columns {missing}: allowed a comparison table (columns of "
+                         "perfstudies.compare.COLUMNS)")
+    numeric = [column for column in ("published", "model", "tolerance") if column in columns
+               and not (pd.api.types.is_numeric_dtype(table[column]) and not pd.api.types.is_bool_dtype(table[column]))]
+    if numeric:
+        raise ValueError(f"table columns {numeric} are not numeric: allowed a comparison table "
+                         "(comparison_table makes one)")
 
 
 def worst_cells(table: pd.DataFrame, count: int = 10, per_study: bool = False) -> pd.DataFrame:
@@ -352,6 +375,9 @@ def worst_cells(table: pd.DataFrame, count: int = 10, per_study: bool = False) -
     """
     if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 1:
         raise ValueError(f"count = {count!r} is out of range: allowed an integer count >= 1")
+    if not isinstance(per_study, bool):
+        raise ValueError(f"per_study = {per_study!r} has the wrong type: allowed True or False")
+    _check_table(table, ("study", "role", "tolerance", "tolerance_kind", "published", "model"))
     predicted = table[table["role"] == "prediction"].assign(tolerances_off=lambda t: tolerances_off(t))
     ranked = predicted.sort_values("tolerances_off", ascending=False, kind="stable")
     if per_study:

@@ -73,7 +73,11 @@ def gamma_by_mean(mean: float, shape: float) -> ciw.dists.Gamma:
     for name, value in (("mean", mean), ("shape", shape)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < math.inf:
             raise ValueError(f"{name} = {value!r} is out of range: allowed 0 < {name} < inf")
-    return ciw.dists.Gamma(shape=float(shape), scale=mean / shape)
+    scale = float(mean) / float(shape)
+    if not 0 < scale < math.inf:
+        raise ValueError(f"mean = {mean!r} is out of range: with shape = {shape!r} the scale mean / shape is "
+                         f"{scale!r}; allowed 0 < mean / shape < inf")
+    return ciw.dists.Gamma(shape=float(shape), scale=scale)
 
 
 def with_state(node_class: type, name: str | None = None, **state) -> type:
@@ -95,6 +99,8 @@ def with_state(node_class: type, name: str | None = None, **state) -> type:
     """
     if not isinstance(node_class, type):
         raise ValueError(f"node_class = {node_class!r} has the wrong type: allowed a class")
+    if name is not None and (not isinstance(name, str) or not name.isidentifier()):
+        raise ValueError(f"name = {name!r} is not allowed: allowed a class name (an identifier) or None")
     declared = {key for klass in node_class.__mro__ for key in getattr(klass, "__annotations__", {})}
     unknown = sorted(set(state) - declared)
     if unknown:

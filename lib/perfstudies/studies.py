@@ -64,6 +64,6 @@ PUBLIC_API = ("STUDY", "DOCUMENT", "SEED", "model", "calibrate", "comparison", "
 
 def study_module(key: str) -> ModuleType:
     """Import and return the model module of study ``key``."""
-    if key not in STUDIES:
+    if not isinstance(key, str) or key not in STUDIES:
         raise ValueError(f"study = {key!r} is not registered: allowed one of {list(STUDIES)}")
     return importlib.import_module(STUDIES[key])
