@@ -161,13 +161,17 @@ def _read(path: Path, name: str, key: str) -> object:
     if header.get("sha256") != hashlib.sha256(payload).hexdigest():
         raise _Unreadable("its content does not match the sha256 in its header")
     try:
-        return decode(json.loads(payload))
+        return _decode(json.loads(payload))
     except Exception as error:  # anything a crafted payload provokes: refuse the entry, recompute
         raise _Unreadable(f"its content does not decode: {type(error).__name__}: {error}") from None
 
 
 def _write(path: Path, name: str, key: str, result: object) -> None:
-    payload = dump(result)
+    try:
+        payload = dump(result)
+    except ValueError as error:
+        raise ValueError(f"compute() returned a {type(result).__name__} that the disk memo cannot store: "
+                         f"{error}") from None
     header = {"format": FORMAT, "name": name, "key": key, "sha256": hashlib.sha256(payload).hexdigest()}
     CACHE.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -178,8 +182,8 @@ def _write(path: Path, name: str, key: str, result: object) -> None:
 def dump(value: object) -> bytes:
     """``value`` as the JSON bytes the memo stores, checked to decode to an equal value (else ValueError)."""
     payload = json.dumps(encode(value), separators=(",", ":")).encode()
-    if not same(decode(json.loads(payload)), value):
-        raise ValueError(f"result of type {type(value).__name__} does not come back from the disk memo exactly "
+    if not same(_decode(json.loads(payload)), value):
+        raise ValueError(f"value of type {type(value).__name__} does not come back from the disk memo exactly "
                          "as computed: allowed values made of the types perfstudies.cache.encode stores")
     return payload
 
@@ -276,16 +280,25 @@ def _encode_array(values) -> dict:
 
 def decode(data: object) -> object:
     """The value :func:`encode` encoded as ``data``; a ValueError for anything it would not have written."""
+    try:
+        return _decode(data)
+    except Exception as error:  # whatever a crafted document provokes is one refusal
+        shown = repr(data)
+        raise ValueError(f"data = {shown[:120]}{'...' if len(shown) > 120 else ''} is not allowed: "
+                         f"{type(error).__name__}: {error}; allowed what perfstudies.cache.encode writes") from None
+
+
+def _decode(data: object) -> object:
     if type(data) in _PLAIN:
         return data
     if type(data) is not dict or "__type__" not in data:
         raise ValueError(f"untagged {type(data).__name__} in a disk memo entry")
     kind = data["__type__"]
     if kind in ("list", "tuple"):
-        items = [decode(item) for item in _list(data["items"])]
+        items = [_decode(item) for item in _list(data["items"])]
         return items if kind == "list" else tuple(items)
     if kind == "dict":
-        return {_hashable(decode(k)): decode(v) for k, v in (_pair(item) for item in _list(data["items"]))}
+        return {_hashable(_decode(k)): _decode(v) for k, v in (_pair(item) for item in _list(data["items"]))}
     if kind == "numpy":
         return _numeric_dtype(data["dtype"]).type(data["value"])
     if kind == "ndarray":
@@ -303,7 +316,7 @@ def decode(data: object) -> object:
     if kind == "Series":
         index = _decode_index(data["index"])
         values = _decode_array(data["values"])
-        return pd.Series(values, index=index, dtype=values.dtype, name=_hashable(decode(data["name"])), copy=False)
+        return pd.Series(values, index=index, dtype=values.dtype, name=_hashable(_decode(data["name"])), copy=False)
     if kind in ("RangeIndex", "MultiIndex", "Index"):
         return _decode_index(data)
     if kind == "record":
@@ -321,7 +334,7 @@ def _decode_record(data: dict):
     if not isinstance(target, type) or not dataclasses.is_dataclass(target) \
             or not _perfstudies_module(target.__module__):
         raise ValueError(f"record class {data['class']!r} is not a perfstudies dataclass")
-    fields = {str(name): decode(value) for name, value in (_pair(item) for item in _list(data["fields"]))}
+    fields = {str(name): _decode(value) for name, value in (_pair(item) for item in _list(data["fields"]))}
     return target(**fields)
 
 
@@ -331,14 +344,14 @@ def _decode_index(data) -> pd.Index:
     kind = data.get("__type__")
     if kind == "RangeIndex":
         return pd.RangeIndex(_integer(data["start"]), _integer(data["stop"]), _integer(data["step"]),
-                             name=_hashable(decode(data["name"])))
+                             name=_hashable(_decode(data["name"])))
     if kind == "MultiIndex":
         levels = [_decode_array(level) for level in _list(data["levels"])]
-        names = [_hashable(decode(name)) for name in _list(data["names"])]
+        names = [_hashable(_decode(name)) for name in _list(data["names"])]
         return pd.MultiIndex.from_arrays(levels, names=names)
     if kind == "Index":
         values = _decode_array(data["values"])
-        return pd.Index(values, dtype=values.dtype, name=_hashable(decode(data["name"])), copy=False)
+        return pd.Index(values, dtype=values.dtype, name=_hashable(_decode(data["name"])), copy=False)
     raise ValueError(f"unknown index tag {kind!r}")
 
 
@@ -351,7 +364,7 @@ def _decode_array(data):
         codes = np.array([_integer(code) for code in _list(data["codes"])], dtype=np.int64)
         return pd.Categorical.from_codes(codes, categories=categories, ordered=bool(data["ordered"]))
     if dtype == "object":
-        values = [decode(item) for item in _list(data["values"])]
+        values = [_decode(item) for item in _list(data["values"])]
         array = np.empty(len(values), dtype=object)
         array[:] = values
         return array
@@ -368,7 +381,7 @@ def _decode_array(data):
     if not isinstance(resolved, pd.api.extensions.ExtensionDtype) or not (
             isinstance(resolved, pd.StringDtype) or resolved.kind in _NUMERIC_KINDS):
         raise ValueError(f"dtype {dtype!r} is not stored by the disk memo")
-    values = [decode(item) for item in _list(data["values"])]
+    values = [_decode(item) for item in _list(data["values"])]
     return pd.array(values, dtype=resolved)
 
 

@@ -207,7 +207,7 @@ def replicate(model: Model, params, replications: int = 10, seed: int = 1, progr
     check_flag("progress", progress)
     rows = []
     for index, rep_seed in enumerate(progress_bar(seeds, getattr(model, "__name__", "model"), progress)):
-        rows.extend(metric_rows(model(params, rep_seed), replication=index, seed=rep_seed))
+        rows.extend(metric_rows(model_metrics(model, params, rep_seed), replication=index, seed=rep_seed))
     return Replications(pd.DataFrame(rows), confidence=confidence)
 
 
@@ -242,13 +242,28 @@ def replicate_until(model: Model, params, precision: Mapping[str, float], seed: 
     count = initial
     while True:
         for index in range(done, count):
-            rows.extend(metric_rows(model(params, seeds[index]), replication=index, seed=seeds[index]))
+            rows.extend(metric_rows(model_metrics(model, params, seeds[index]), replication=index,
+                                    seed=seeds[index]))
         done = count
         result = Replications(pd.DataFrame(rows), confidence=confidence)
         missed = missed_targets(result.summary(), targets)
         if not missed or count == cap:
             return dataclasses.replace(result, imprecise=tuple(missed))
         count = min(cap, count + max(1, count // 2))
+
+
+def model_metrics(model: Model, params, seed: int) -> Mapping[str, float]:
+    """``model(params, seed)``, checked to be a non-empty ``{metric name: real number}`` mapping.
+
+    A model that returns anything else is named in the ValueError, with what it returned.
+    """
+    metrics = model(params, seed)
+    if (not isinstance(metrics, Mapping) or not metrics
+            or not all(isinstance(name, str) and isinstance(value, numbers.Real) for name, value in metrics.items())):
+        shown = repr(metrics)
+        raise ValueError(f"model = {getattr(model, '__qualname__', model)!r} returned {shown[:200]} for seed {seed}: "
+                         "allowed a model(params, seed) that returns a non-empty {metric name: real number} mapping")
+    return metrics
 
 
 def missed_targets(summary: pd.DataFrame, precision: Mapping[str, float]) -> list[str]:

@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pandas as pd
 
 from perfstudies.params import Params, check_callable, check_flag, check_integer
-from perfstudies.runner import (DEFAULT_CAP, Model, check_sequential, metric_rows, missed_targets,
+from perfstudies.runner import (DEFAULT_CAP, Model, check_sequential, metric_rows, missed_targets, model_metrics,
                                 precision_targets, progress_bar, replication_seeds, summarize)
 
 #: Most local worker processes any sweep may ask for, even with ``oversubscribe``.
@@ -227,7 +227,7 @@ def _execute(model: Model, tasks: list, scheduler: str | None, max_workers: int 
 def _run_task(task) -> list[dict]:
     model, index, point, rep, rep_seed = task
     keys = {"point": index, **point.as_dict(), "replication": rep, "seed": rep_seed}
-    return metric_rows(model(point, rep_seed), **keys)
+    return metric_rows(model_metrics(model, point, rep_seed), **keys)
 
 
 def _run_chunk(chunk) -> list[list[dict]]:
