@@ -64,7 +64,8 @@ def readme_board(text: str) -> str:
         raise ValueError(f"text = {type(text).__name__} has the wrong type: allowed the README's text (str)")
     found = re.search(re.escape(README_START) + r"\n(.*?)\n" + re.escape(README_END), text, flags=re.DOTALL)
     if found is None:
-        raise ValueError(f"README.md has no scoreboard block: allowed a block between {README_START!r} "
+        raise ValueError(f"text = {text[:60]!r}... has no scoreboard block (README.md's text?): allowed a text with "
+                         f"a block between {README_START!r} "
                          f"and {README_END!r}")
     return found.group(1)
 

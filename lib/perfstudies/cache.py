@@ -421,6 +421,13 @@ def _perfstudies_module(name: str) -> bool:
 
 def same(first: object, second: object) -> bool:
     """Whether two stored-type values are equal in type and content (NaN equals NaN)."""
+    try:
+        return _same(first, second)
+    except (TypeError, ValueError):  # values that do not even compare are not the same
+        return False
+
+
+def _same(first: object, second: object) -> bool:
     if type(first) is not type(second):
         return False
     if isinstance(first, pd.DataFrame):
@@ -443,8 +450,8 @@ def same(first: object, second: object) -> bool:
 
 def _same_label(first, second) -> bool:
     if isinstance(first, (float, np.floating)) and isinstance(second, (float, np.floating)):
-        return (math.isnan(first) and math.isnan(second)) or first == second
-    return type(first) is type(second) and first == second
+        return bool((math.isnan(first) and math.isnan(second)) or first == second)
+    return bool(type(first) is type(second) and first == second)
 
 
 def _frames_equal(first: pd.DataFrame, second: pd.DataFrame) -> bool:

@@ -54,7 +54,10 @@ def _number(owner: str, name: str, value, *, allow_nan: bool = False) -> float:
     """``value`` as a float, or a ValueError naming ``owner.name``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{owner}.{name} = {value!r} has the wrong type: allowed a real number")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond any float
+        raise ValueError(f"{owner}.{name} = {value!r} is not finite: allowed a finite number") from None
     if math.isnan(value) and allow_nan:
         return value
     if not math.isfinite(value):

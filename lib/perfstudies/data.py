@@ -47,8 +47,11 @@ def manifest_path(csv_path: Path) -> Path:
 
 
 def sha256(path: Path) -> str:
-    """Hex sha256 digest of a file's bytes."""
-    return hashlib.sha256(_path("path", path).read_bytes()).hexdigest()
+    """Hex sha256 digest of a file's bytes (FileNotFoundError naming it if it is not a file)."""
+    path = _path("path", path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is not a file")
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def read_manifest(csv_path: Path) -> dict:
@@ -202,8 +205,8 @@ def all_data_files() -> list[Path]:
 
 
 def _path(argument: str, value) -> Path:
-    if not isinstance(value, (str, Path)) or not str(value):
-        raise ValueError(f"{argument} = {value!r} has the wrong type: allowed a file path (str or Path)")
+    if not isinstance(value, (str, Path)) or "\x00" in str(value) or not Path(value).name:
+        raise ValueError(f"{argument} = {value!r} is not allowed: allowed a file path (str or Path)")
     return Path(value)
 
 

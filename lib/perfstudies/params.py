@@ -210,6 +210,8 @@ class Params:
         """
         self._check_field_names("warmup", (warmup,))
         self._check_field_names("length", (length,))
+        if warmup == length:
+            raise ValueError(f"length = {length!r} is not allowed: allowed a field other than warmup ({warmup!r})")
         start, end = getattr(self, warmup), getattr(self, length)
         if start >= end:
             raise ValueError(f"{type(self).__name__}.{warmup} = {start!r} is out of range: "
@@ -258,6 +260,8 @@ class Params:
 
 def validate_value(owner: str, name: str, value: Any, meta: dict) -> Any:
     """Return ``value`` checked (and coerced) against one field's metadata, or raise ValueError."""
+    check_text("owner", owner, empty=False)
+    check_text("name", name, empty=False)
     _check_meta(meta)
     allowed = describe_range(name, meta)
     doc = f" ({meta['doc']})" if meta["doc"] else ""

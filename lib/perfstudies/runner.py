@@ -257,6 +257,8 @@ def model_metrics(model: Model, params, seed: int) -> Mapping[str, float]:
 
     A model that returns anything else is named in the ValueError, with what it returned.
     """
+    check_callable("model", model)
+    seed = check_integer("seed", seed, low=0, high=MAX_SEED)
     metrics = model(params, seed)
     if (not isinstance(metrics, Mapping) or not metrics
             or not all(isinstance(name, str) and isinstance(value, numbers.Real) for name, value in metrics.items())):
