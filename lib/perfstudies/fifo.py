@@ -7,13 +7,20 @@ customer to serve is simply the first one in arrival order without a server,
 and the customers that hold servers all sit near the head of the list, so a
 lazy scan stops after at most ``c`` steps.  The choice is exactly the one stock
 Ciw makes, so the records are identical (``tests/test_fifo.py`` checks this).
+
+``FIFONode`` is an :class:`perfstudies.engine.Node`, so under
+:class:`perfstudies.engine.Simulation` (what :func:`perfstudies.runner.run_ciw`
+builds) it is re-dated only when an event touches it; under a stock
+:class:`ciw.Simulation` it is a :class:`ciw.Node` with a faster FIFO choice.
 """
 
 import ciw
 
+from perfstudies import engine
 
-class FIFONode(ciw.Node):
-    """A :class:`ciw.Node` whose FIFO choice scans lazily instead of copying.
+
+class FIFONode(engine.Node):
+    """A :class:`perfstudies.engine.Node` whose FIFO choice scans lazily instead of copying.
 
     Any other service discipline falls back to the stock implementation, so the
     class is safe to use for every node of a network.

@@ -22,6 +22,7 @@ import pandas as pd
 from scipy import stats
 from tqdm.auto import tqdm
 
+from perfstudies import engine
 from perfstudies.context import building_book
 from perfstudies.fifo import FIFONode
 from perfstudies.params import check_callable, check_flag, check_integer, check_real, check_text
@@ -72,7 +73,10 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
 
 def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class=FIFONode,
             **simulation_kwargs) -> tuple[ciw.Simulation, pd.DataFrame]:
-    """Seed, build and run a Ciw simulation; return it and its records.
+    """Seed, build and run a Ciw simulation on the engine; return it and its records.
+
+    The simulation is a :class:`perfstudies.engine.Simulation`: stock Ciw's
+    records, re-dating only the nodes an event touched.
 
     Parameters
     ----------
@@ -89,7 +93,8 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
         Node class(es), subclasses of :class:`ciw.Node` (a list has one per node);
         :class:`~perfstudies.fifo.FIFONode` by default.
     **simulation_kwargs
-        Passed to :class:`ciw.Simulation` (for example ``tracker``).
+        Passed to :class:`perfstudies.engine.Simulation`, as to :class:`ciw.Simulation`
+        (for example ``tracker``).
 
     Returns
     -------
@@ -103,7 +108,7 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     warmup = check_real("warmup", warmup, low=0.0, high=max_time, high_open=True)
     _check_node_class(node_class, len(network.service_centres))
     ciw.seed(seed)
-    simulation = ciw.Simulation(network, node_class=node_class, **simulation_kwargs)
+    simulation = engine.Simulation(network, node_class=node_class, **simulation_kwargs)
     simulation.simulate_until_max_time(max_time)
     return simulation, records_frame(simulation, warmup)
 
