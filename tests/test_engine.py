@@ -3,8 +3,8 @@
 Every test runs one network twice from the same seed, once with stock
 ``ciw.Simulation`` and plain ``ciw.Node`` (or the model's own node classes)
 and once with :class:`perfstudies.engine.Simulation`, and compares the
-outcomes field by field.  Ciw 3.2.7's own test suite also passes with the
-engine (see ``scripts/ciw_suite.py``).
+outcomes field by field.  Ciw 3.2.7's own test suite also passes on the
+engine (see :mod:`perfstudies.engine.ciw_suite`).
 """
 
 import functools

@@ -1,32 +1,12 @@
-"""A Ciw simulation that re-dates only the nodes an event touched.
+"""The engine's node classes: Ciw 3.2.7's nodes that report what an event touched.
 
-After every event stock :class:`ciw.Simulation` asks *every* node for the date
-of its next event (``Node.update_next_event_date``) and then scans all of them
-for the earliest.  Most events touch one or two nodes, so most of that work
-recomputes dates that cannot have changed.  :class:`Simulation` keeps each
-node's next event date in a heap and, after an event, re-dates only
-
-* the node that had the event,
-* the nodes whose ``accept`` or ``release`` ran during it (the only ways
-  Ciw's own code changes another node's state), and
-* every node that is not an engine node (:class:`Node`), or that the engine
-  cannot track (slotted schedules, whose next service depends on the clock),
-  exactly as stock Ciw does.
-
-Simultaneous events are resolved as Ciw resolves them: the nodes whose next
-date is the earliest, in Ciw's node order, and one of them drawn with
-``ciw.random_choice`` when there are several (so the random stream is consumed
-exactly as in stock Ciw).  The records are therefore identical to stock
-Ciw's; ``tests/test_engine.py`` checks this on random networks and on each
-study's shape, and ``check_events=True`` re-dates every node after every event
-and raises if a cached date was stale.
-
-:class:`Node` also computes the common case of a next event date (a fixed
-number of servers, no schedule, reneging or class change) in one pass over its
-servers instead of Ciw's five helper calls and a dictionary.
+:class:`Node` tells :class:`~perfstudies.engine.simulation.Simulation` when an
+``accept`` or ``release`` changed it, computes the common next event date in
+one pass, and runs Ciw's event steps with their do-nothing helpers written
+inline; :class:`ArrivalNode` does the same for arrivals.  Under a stock
+:class:`ciw.Simulation` both are exactly Ciw's classes.
 """
 
-import heapq
 from math import inf, isinf
 
 import ciw
@@ -34,9 +14,6 @@ from ciw.auxiliary import random_choice
 from ciw.data_record import DataRecord
 from ciw.deadlock import NoDetection
 from ciw.trackers import StateTracker
-
-#: The Ciw release whose internals this engine mirrors; any other is refused.
-SUPPORTED_CIW = "3.2.7"
 
 # Ciw's helpers of ``update_next_event_date``; a class overriding any of them keeps Ciw's own update.
 _DATE_HELPERS = ("update_next_event_date", "update_next_end_service_without_server",
@@ -61,9 +38,9 @@ def _overrides(cls: type, names) -> bool:
 
 
 class Node(ciw.Node):
-    """A :class:`ciw.Node` that tells :class:`Simulation` when an event touched it.
+    """A :class:`ciw.Node` that tells :class:`perfstudies.engine.Simulation` when an event touched it.
 
-    Under :class:`Simulation` (which calls :meth:`adopt`), ``accept`` and
+    Under :class:`perfstudies.engine.Simulation` (which calls :meth:`engine_adopt`), ``accept`` and
     ``release`` put the node on the simulation's list of touched nodes, and in
     the common case (no schedule, reneging, class change or pre-emption, Ciw's
     own state tracker and deadlock detector, and none of Ciw's helpers
@@ -78,24 +55,24 @@ class Node(ciw.Node):
     def __init__(self, id_, simulation):
         super().__init__(id_, simulation)
         #: The simulation's list of touched nodes, or None when nobody tracks this node.
-        self.touched = None
-        #: Whether the one-pass next event date applies (set by :meth:`adopt`).
-        self.plain_dates = False
-        #: Whether the inline event steps apply (set by :meth:`adopt`).
-        self.fast_events = False
-        self.infinite = isinf(self.c)
+        self.engine_touched = None
+        #: Whether the one-pass next event date applies (set by :meth:`engine_adopt`).
+        self.engine_plain_dates = False
+        #: Whether the inline event steps apply (set by :meth:`engine_adopt`).
+        self.engine_inline = False
+        self.engine_infinite = isinf(self.c)
 
-    def adopt(self, touched: list) -> None:
-        """Called by :class:`Simulation`: report touches to ``touched`` and use the fast paths."""
-        self.touched = touched
+    def engine_adopt(self, touched: list) -> None:
+        """Called by :class:`perfstudies.engine.Simulation`: report touches to ``touched`` and use the fast paths."""
+        self.engine_touched = touched
         simple = self.schedule is None and not self.reneging and not self.dynamic_classes
-        self.plain_dates = simple and not self.infinite and not _overrides(type(self), _DATE_HELPERS)
-        self.fast_events = (simple and self.priority_preempt is False
+        self.engine_plain_dates = simple and not self.engine_infinite and not _overrides(type(self), _DATE_HELPERS)
+        self.engine_inline = (simple and self.priority_preempt is False
                             and type(self.simulation.statetracker) is StateTracker
                             and type(self.simulation.deadlock_detector) is NoDetection
                             and not _overrides(type(self), _EVENT_HELPERS))
 
-    def trackable(self) -> bool:
+    def engine_trackable(self) -> bool:
         """Whether the node's next event date changes only when an event touches it.
 
         Untracked nodes are re-dated after every event, as in stock Ciw.  A
@@ -110,7 +87,7 @@ class Node(ciw.Node):
 
     def update_next_event_date(self):
         """Ciw's next event date; for plain nodes the earliest end of service, in one pass."""
-        if not self.plain_dates:
+        if not self.engine_plain_dates:
             super().update_next_event_date()
             return
         date = inf
@@ -129,7 +106,7 @@ class Node(ciw.Node):
 
     # --- Ciw 3.2.7's event steps, inline (each block names the Ciw method it stands for) ----
     def finish_service(self):
-        if not self.fast_events:
+        if not self.engine_inline:
             super().finish_service()
             return
         # decide_between_simultaneous_individuals
@@ -140,7 +117,7 @@ class Node(ciw.Node):
         # next_node
         next_node = self.simulation.routers[individual.customer_class].next_node(individual, self.id_number)
         individual.destination = next_node.id_number
-        if not self.infinite and self.c > 0:
+        if not self.engine_infinite and self.c > 0:
             individual.server.next_end_service_date = inf
         if next_node.number_of_individuals < next_node.node_capacity:
             self.release(individual, next_node)
@@ -148,9 +125,9 @@ class Node(ciw.Node):
             self.block_individual(individual, next_node)
 
     def release(self, next_individual, next_node, reroute=False):
-        if self.touched is not None:
-            self.touched.append(self)
-        if not self.fast_events or reroute:
+        if self.engine_touched is not None:
+            self.engine_touched.append(self)
+        if not self.engine_inline or reroute:
             super().release(next_individual, next_node, reroute)
             return
         ind = next_individual
@@ -168,8 +145,8 @@ class Node(ciw.Node):
             ind.service_end_date - ind.service_start_date, ind.service_end_date,
             ind.exit_date - ind.service_end_date, ind.exit_date, ind.destination,
             ind.queue_size_at_arrival, ind.queue_size_at_departure,
-            False if self.infinite else server.id_number, "service")))
-        if not self.infinite:
+            False if self.engine_infinite else server.id_number, "service")))
+        if not self.engine_infinite:
             # detatch_server
             server.cust = False
             server.busy = False
@@ -188,7 +165,7 @@ class Node(ciw.Node):
         ind.queue_size_at_departure = False
         ind.destination = False
         # begin_service_if_possible_release
-        if not self.infinite and server in self.servers:
+        if not self.engine_infinite and server in self.servers:
             if self.number_interrupted_individuals > 0:
                 self.begin_interrupted_individuals_service(server)
             else:
@@ -211,9 +188,9 @@ class Node(ciw.Node):
             self.release_blocked_individual()
 
     def accept(self, next_individual, completed=False):
-        if self.touched is not None:
-            self.touched.append(self)
-        if not self.fast_events:
+        if self.engine_touched is not None:
+            self.engine_touched.append(self)
+        if not self.engine_inline:
             super().accept(next_individual, completed)
             return
         ind = next_individual
@@ -227,7 +204,7 @@ class Node(ciw.Node):
         self.number_of_individuals += 1
         # begin_service_if_possible_accept
         ind.arrival_date = now
-        if self.infinite:
+        if self.engine_infinite:
             ind.service_start_date = now
             ind.service_time = self.get_service_time(ind)
             ind.service_end_date = now + ind.service_time
@@ -251,7 +228,7 @@ class Node(ciw.Node):
 class ArrivalNode(ciw.ArrivalNode):
     """Ciw 3.2.7's arrival node with ``have_event`` and its helpers written inline.
 
-    :class:`Simulation` uses it unless it is given another ``arrival_node_class``
+    :class:`perfstudies.engine.Simulation` uses it unless it is given another ``arrival_node_class``
     (or ``exact``).  The steps, their order and the random numbers they draw are
     Ciw's; only calls that do nothing are skipped (baulking and rejection still
     go through Ciw's own methods).
@@ -300,182 +277,3 @@ class ArrivalNode(ciw.ArrivalNode):
         self.next_node = next_node
         self.next_class = next_class
         self.next_event_date = next_date
-
-
-class Simulation(ciw.Simulation):
-    """A :class:`ciw.Simulation` with an event heap; same arguments, same records.
-
-    Parameters
-    ----------
-    network : ciw.Network
-    check_events : bool
-        Re-date every node after every event, as stock Ciw does, and raise
-        ``AssertionError`` if a date the engine had kept was stale (slow; for
-        tests of new node classes).
-    **kwargs
-        Passed to :class:`ciw.Simulation` (``node_class``, ``tracker``, ...).
-
-    Examples
-    --------
-    >>> import ciw
-    >>> from perfstudies.fifo import FIFONode
-    >>> net = ciw.create_network(
-    ...     arrival_distributions=[ciw.dists.Exponential(1.0)],
-    ...     service_distributions=[ciw.dists.Exponential(2.0)],
-    ...     number_of_servers=[1])
-    >>> ciw.seed(1)
-    >>> sim = Simulation(net, node_class=FIFONode)
-    >>> sim.simulate_until_max_time(10.0)
-    """
-
-    def __init__(self, network, *args, check_events: bool = False, **kwargs):
-        if ciw.__version__ != SUPPORTED_CIW:
-            raise RuntimeError(f"perfstudies.engine mirrors Ciw {SUPPORTED_CIW} and Ciw {ciw.__version__} is "
-                               "installed: pin Ciw, or check tests/test_engine.py against the new release and "
-                               "update engine.SUPPORTED_CIW")
-        self.touched: list = []
-        kwargs.setdefault("arrival_node_class", ArrivalNode)
-        super().__init__(network, *args, **kwargs)
-        self.check_events = bool(check_events)
-        for index, node in enumerate(self.active_nodes):
-            node.engine_index = index
-        tracked = [node for node in self.transitive_nodes if isinstance(node, Node) and node.trackable()]
-        for node in tracked:
-            node.adopt(self.touched)
-        self.untracked = [node for node in self.transitive_nodes if node not in tracked]
-        self._resync()
-
-    # --- the heap -------------------------------------------------------------------------
-    def _resync(self):
-        """Rebuild the heap from every node's date; the next event re-dates every node."""
-        self.dates = [node.next_event_date for node in self.active_nodes]
-        self.versions = [0] * len(self.dates)
-        for node, date in zip(self.active_nodes, self.dates):
-            _check_date(node, date)
-        self.heap = [(date, index, 0) for index, date in enumerate(self.dates) if date < inf]
-        heapq.heapify(self.heap)
-        self.heap_limit = 2 * len(self.dates) + 64
-        self.redate_all = True
-
-    def find_next_active_node(self):
-        """Ciw's next active node, from every node's current date (as at the start of a run)."""
-        self._resync()
-        return self._next_active_node()
-
-    def _next_active_node(self):
-        heap = self.heap
-        versions = self.versions
-        while heap and versions[heap[0][1]] != heap[0][2]:
-            heapq.heappop(heap)
-        if not heap:  # every date is infinite: stock Ciw draws among all nodes
-            return self._choose(list(self.active_nodes))
-        date, index, _ = heap[0]
-        size = len(heap)
-        if (size > 1 and heap[1][0] == date) or (size > 2 and heap[2][0] == date):
-            return self._choose(self._tied(date))  # the second-earliest entry is a child of the root
-        return self.active_nodes[index]
-
-    def _tied(self, date) -> list:
-        """Every node whose date is ``date``, in Ciw's node order."""
-        heap = self.heap
-        entries = []
-        while heap and heap[0][0] == date:
-            entry = heapq.heappop(heap)
-            if self.versions[entry[1]] == entry[2]:
-                entries.append(entry)
-        for entry in entries:
-            heapq.heappush(heap, entry)
-        return [self.active_nodes[entry[1]] for entry in entries]
-
-    @staticmethod
-    def _choose(nodes):
-        if len(nodes) > 1:
-            return random_choice(nodes)
-        return nodes[0]
-
-    def _compact(self):
-        """Drop stale entries (a node whose date moves often leaves many behind)."""
-        versions = self.versions
-        self.heap[:] = [entry for entry in self.heap if versions[entry[1]] == entry[2]]
-        heapq.heapify(self.heap)
-
-    # --- events ---------------------------------------------------------------------------
-    def event_and_return_nextnode(self, next_active_node):
-        """Carry out ``next_active_node``'s event, re-date what it touched, return the next node."""
-        next_active_node.have_event()
-        touched = self.touched
-        if self.redate_all:  # the first event of a run: stock Ciw re-dates every node
-            self.redate_all = False
-            touched.clear()
-            for node in self.transitive_nodes:
-                node.update_next_event_date()
-            redate = self.active_nodes
-        else:
-            if next_active_node.engine_index:
-                touched.append(next_active_node)
-            for node in self.untracked:
-                node.update_next_event_date()
-            if len(touched) > 1:
-                touched = set(touched)
-            for node in touched:
-                node.update_next_event_date()
-            redate = [self.active_nodes[0], *self.untracked, *touched]
-            self.touched.clear()
-        # re-date in the heap (written out: this runs once per event)
-        dates = self.dates
-        versions = self.versions
-        heap = self.heap
-        for node in redate:
-            index = node.engine_index
-            date = node.next_event_date
-            if date != dates[index]:
-                if date != date:
-                    _check_date(node, date)
-                dates[index] = date
-                versions[index] += 1
-                if date < inf:
-                    heapq.heappush(heap, (date, index, versions[index]))
-        if len(heap) > self.heap_limit:
-            self._compact()
-        if self.check_events:
-            self._check_dates()
-        return self._next_active_node()
-
-    def simulate_until_max_time(self, max_simulation_time, progress_bar=False):
-        """Ciw's ``simulate_until_max_time``; the stock state tracker's no-op timestamps are skipped."""
-        if progress_bar or type(self.statetracker) is not StateTracker:
-            super().simulate_until_max_time(max_simulation_time, progress_bar)
-            return
-        next_active_node = self.find_next_active_node()
-        self.current_time = next_active_node.next_event_date
-        event = self.event_and_return_nextnode
-        while self.current_time < max_simulation_time:
-            next_active_node = event(next_active_node)
-            self.current_time = next_active_node.next_event_date
-        self.current_time = max_simulation_time
-        self.wrap_up_servers(max_simulation_time)
-
-    # --- self-check -----------------------------------------------------------------------
-    def _check_dates(self):
-        for node in self.transitive_nodes:
-            kept = (node.next_event_date, node.next_event_type, _individuals(node.next_individual))
-            node.update_next_event_date()
-            fresh = (node.next_event_date, node.next_event_type, _individuals(node.next_individual))
-            if kept != fresh:
-                raise AssertionError(f"{node} at t={self.current_time}: the engine kept {kept}, Ciw finds {fresh}")
-        for index, node in enumerate(self.active_nodes):
-            if self.dates[index] != node.next_event_date:
-                raise AssertionError(f"{node}: heap date {self.dates[index]}, node date {node.next_event_date}")
-        valid = sorted(entry[1] for entry in self.heap if self.versions[entry[1]] == entry[2])
-        finite = [index for index, date in enumerate(self.dates) if date < inf]
-        if valid != finite:
-            raise AssertionError(f"heap holds nodes {valid}, nodes with a finite date are {finite}")
-
-
-def _individuals(value):
-    return list(value) if isinstance(value, list) else value
-
-
-def _check_date(node, date):
-    if date != date:
-        raise ValueError(f"{node} has next_event_date = nan: allowed a number (stock Ciw would never run it)")

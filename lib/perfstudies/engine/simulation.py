@@ -1,0 +1,196 @@
+"""The engine's simulation: Ciw's event loop with a heap of node dates.
+
+See :mod:`perfstudies.engine` for what is re-dated after an event and why
+the records are Ciw's.
+"""
+
+import heapq
+from math import inf
+
+import ciw
+from ciw.auxiliary import random_choice
+from ciw.trackers import StateTracker
+
+from perfstudies.engine.node import ArrivalNode, Node
+
+#: The Ciw release whose internals this engine mirrors; any other is refused.
+SUPPORTED_CIW = "3.2.7"
+
+
+class Simulation(ciw.Simulation):
+    """A :class:`ciw.Simulation` with an event heap; same arguments, same records.
+
+    Parameters
+    ----------
+    network : ciw.Network
+    check_events : bool
+        Re-date every node after every event, as stock Ciw does, and raise
+        ``AssertionError`` if a date the engine had kept was stale (slow; for
+        tests of new node classes).
+    **kwargs
+        Passed to :class:`ciw.Simulation` (``node_class``, ``tracker``, ...).
+
+    Examples
+    --------
+    >>> import ciw
+    >>> from perfstudies.fifo import FIFONode
+    >>> net = ciw.create_network(
+    ...     arrival_distributions=[ciw.dists.Exponential(1.0)],
+    ...     service_distributions=[ciw.dists.Exponential(2.0)],
+    ...     number_of_servers=[1])
+    >>> ciw.seed(1)
+    >>> sim = Simulation(net, node_class=FIFONode)
+    >>> sim.simulate_until_max_time(10.0)
+    """
+
+    def __init__(self, network, *args, check_events: bool = False, **kwargs):
+        if ciw.__version__ != SUPPORTED_CIW:
+            raise RuntimeError(f"perfstudies.engine mirrors Ciw {SUPPORTED_CIW} and Ciw {ciw.__version__} is "
+                               "installed: pin Ciw, or check tests/test_engine.py against the new release and "
+                               "update engine.SUPPORTED_CIW")
+        self.touched: list = []
+        kwargs.setdefault("arrival_node_class", ArrivalNode)
+        super().__init__(network, *args, **kwargs)
+        self.check_events = bool(check_events)
+        for index, node in enumerate(self.active_nodes):
+            node.engine_index = index
+        tracked = [node for node in self.transitive_nodes if isinstance(node, Node) and node.engine_trackable()]
+        for node in tracked:
+            node.engine_adopt(self.touched)
+        self.untracked = [node for node in self.transitive_nodes if node not in tracked]
+        self._resync()
+
+    # --- the heap -------------------------------------------------------------------------
+    def _resync(self):
+        """Rebuild the heap from every node's date; the next event re-dates every node."""
+        self.dates = [node.next_event_date for node in self.active_nodes]
+        self.versions = [0] * len(self.dates)
+        for node, date in zip(self.active_nodes, self.dates):
+            _check_date(node, date)
+        self.heap = [(date, index, 0) for index, date in enumerate(self.dates) if date < inf]
+        heapq.heapify(self.heap)
+        self.heap_limit = 2 * len(self.dates) + 64
+        self.redate_all = True
+
+    def find_next_active_node(self):
+        """Ciw's next active node, from every node's current date (as at the start of a run)."""
+        self._resync()
+        return self._next_active_node()
+
+    def _next_active_node(self):
+        heap = self.heap
+        versions = self.versions
+        while heap and versions[heap[0][1]] != heap[0][2]:
+            heapq.heappop(heap)
+        if not heap:  # every date is infinite: stock Ciw draws among all nodes
+            return self._choose(list(self.active_nodes))
+        date, index, _ = heap[0]
+        size = len(heap)
+        if (size > 1 and heap[1][0] == date) or (size > 2 and heap[2][0] == date):
+            return self._choose(self._tied(date))  # the second-earliest entry is a child of the root
+        return self.active_nodes[index]
+
+    def _tied(self, date) -> list:
+        """Every node whose date is ``date``, in Ciw's node order."""
+        heap = self.heap
+        entries = []
+        while heap and heap[0][0] == date:
+            entry = heapq.heappop(heap)
+            if self.versions[entry[1]] == entry[2]:
+                entries.append(entry)
+        for entry in entries:
+            heapq.heappush(heap, entry)
+        return [self.active_nodes[entry[1]] for entry in entries]
+
+    @staticmethod
+    def _choose(nodes):
+        if len(nodes) > 1:
+            return random_choice(nodes)
+        return nodes[0]
+
+    def _compact(self):
+        """Drop stale entries (a node whose date moves often leaves many behind)."""
+        versions = self.versions
+        self.heap[:] = [entry for entry in self.heap if versions[entry[1]] == entry[2]]
+        heapq.heapify(self.heap)
+
+    # --- events ---------------------------------------------------------------------------
+    def event_and_return_nextnode(self, next_active_node):
+        """Carry out ``next_active_node``'s event, re-date what it touched, return the next node."""
+        next_active_node.have_event()
+        touched = self.touched
+        if self.redate_all:  # the first event of a run: stock Ciw re-dates every node
+            self.redate_all = False
+            touched.clear()
+            for node in self.transitive_nodes:
+                node.update_next_event_date()
+            redate = self.active_nodes
+        else:
+            if next_active_node.engine_index:
+                touched.append(next_active_node)
+            for node in self.untracked:
+                node.update_next_event_date()
+            if len(touched) > 1:
+                touched = set(touched)
+            for node in touched:
+                node.update_next_event_date()
+            redate = [self.active_nodes[0], *self.untracked, *touched]
+            self.touched.clear()
+        # re-date in the heap (written out: this runs once per event)
+        dates = self.dates
+        versions = self.versions
+        heap = self.heap
+        for node in redate:
+            index = node.engine_index
+            date = node.next_event_date
+            if date != dates[index]:
+                if date != date:
+                    _check_date(node, date)
+                dates[index] = date
+                versions[index] += 1
+                if date < inf:
+                    heapq.heappush(heap, (date, index, versions[index]))
+        if len(heap) > self.heap_limit:
+            self._compact()
+        if self.check_events:
+            self._check_dates()
+        return self._next_active_node()
+
+    def simulate_until_max_time(self, max_simulation_time, progress_bar=False):
+        """Ciw's ``simulate_until_max_time``; the stock state tracker's no-op timestamps are skipped."""
+        if progress_bar or type(self.statetracker) is not StateTracker:
+            super().simulate_until_max_time(max_simulation_time, progress_bar)
+            return
+        next_active_node = self.find_next_active_node()
+        self.current_time = next_active_node.next_event_date
+        event = self.event_and_return_nextnode
+        while self.current_time < max_simulation_time:
+            next_active_node = event(next_active_node)
+            self.current_time = next_active_node.next_event_date
+        self.current_time = max_simulation_time
+        self.wrap_up_servers(max_simulation_time)
+
+    # --- self-check -----------------------------------------------------------------------
+    def _check_dates(self):
+        for node in self.transitive_nodes:
+            kept = (node.next_event_date, node.next_event_type, _individuals(node.next_individual))
+            node.update_next_event_date()
+            fresh = (node.next_event_date, node.next_event_type, _individuals(node.next_individual))
+            if kept != fresh:
+                raise AssertionError(f"{node} at t={self.current_time}: the engine kept {kept}, Ciw finds {fresh}")
+        for index, node in enumerate(self.active_nodes):
+            if self.dates[index] != node.next_event_date:
+                raise AssertionError(f"{node}: heap date {self.dates[index]}, node date {node.next_event_date}")
+        valid = sorted(entry[1] for entry in self.heap if self.versions[entry[1]] == entry[2])
+        finite = [index for index, date in enumerate(self.dates) if date < inf]
+        if valid != finite:
+            raise AssertionError(f"heap holds nodes {valid}, nodes with a finite date are {finite}")
+
+
+def _individuals(value):
+    return list(value) if isinstance(value, list) else value
+
+
+def _check_date(node, date):
+    if date != date:
+        raise ValueError(f"{node} has next_event_date = nan: allowed a number (stock Ciw would never run it)")
