@@ -310,6 +310,17 @@ def test_state_trackers(tracker):
     assert len(stock.history) > 100 and fast.history == stock.history
 
 
+def test_a_run_continued():
+    outcomes = []
+    for simulation_class in (ciw.Simulation, engine.Simulation):
+        ciw.seed(5)
+        simulation = simulation_class(two_classes(), node_class=FIFONode)
+        simulation.simulate_until_max_time(30.0)
+        simulation.simulate_until_max_time(70.0)
+        outcomes.append(outcome(simulation))
+    assert outcomes[0] == outcomes[1]
+
+
 def test_progress_bar():
     assert_same(two_classes(), progress_bar=True)
 

@@ -27,7 +27,7 @@ _EVENT_HELPERS = ("begin_service_if_possible_accept", "begin_service_if_possible
                   "reset_class_change", "decide_preempt", "attach_server", "detatch_server",
                   "write_individual_record", "reset_individual_attributes", "give_individual_a_service_time",
                   "decide_between_simultaneous_individuals", "next_node", "release_blocked_individual",
-                  "increment_time", "now")
+                  "find_free_server", "increment_time", "now")
 
 _new_record = tuple.__new__  # builds a DataRecord from its fields in order, as DataRecord(**fields) does
 
@@ -65,6 +65,7 @@ class Node(ciw.Node):
     def engine_adopt(self, touched: list) -> None:
         """Called by :class:`perfstudies.engine.Simulation`: report touches to ``touched`` and use the fast paths."""
         self.engine_touched = touched
+        self.engine_service_times = self.simulation.service_times[self.id_number]
         simple = self.schedule is None and not self.reneging and not self.dynamic_classes
         self.engine_plain_dates = simple and not self.engine_infinite and not _overrides(type(self), _DATE_HELPERS)
         self.engine_inline = (simple and self.priority_preempt is False
@@ -103,6 +104,12 @@ class Node(ciw.Node):
         self.next_event_date = date
         self.next_individual = leaving
         self.next_event_type = "end_service"
+
+    def get_service_time(self, ind):
+        """Ciw's service time: a sample of the class's distribution at this node."""
+        if not self.engine_inline:
+            return super().get_service_time(ind)
+        return self.engine_service_times[ind.customer_class].sample(t=self.simulation.current_time, ind=ind)
 
     # --- Ciw 3.2.7's event steps, inline (each block names the Ciw method it stands for) ----
     def finish_service(self):
@@ -213,7 +220,14 @@ class Node(ciw.Node):
         chosen = self.choose_next_customer()
         if chosen is None:
             return
-        free_server = self.find_free_server(chosen)
+        if self.server_priority_function is None:  # find_free_server
+            free_server = None
+            for server in self.servers:
+                if not server.busy:
+                    free_server = server
+                    break
+        else:
+            free_server = self.find_free_server(chosen)
         if free_server is not None:
             free_server.cust = chosen  # attach_server
             free_server.busy = True

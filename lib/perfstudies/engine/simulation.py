@@ -58,6 +58,7 @@ class Simulation(ciw.Simulation):
         for node in tracked:
             node.engine_adopt(self.touched)
         self.untracked = [node for node in self.transitive_nodes if node not in tracked]
+        self.arrival_node = self.nodes[0]
         self._resync()
 
     # --- the heap -------------------------------------------------------------------------
@@ -118,43 +119,46 @@ class Simulation(ciw.Simulation):
     def event_and_return_nextnode(self, next_active_node):
         """Carry out ``next_active_node``'s event, re-date what it touched, return the next node."""
         next_active_node.have_event()
-        touched = self.touched
         if self.redate_all:  # the first event of a run: stock Ciw re-dates every node
             self.redate_all = False
-            touched.clear()
+            self.touched.clear()
             for node in self.transitive_nodes:
                 node.update_next_event_date()
-            redate = self.active_nodes
+            for node in self.active_nodes:
+                self._moved(node)
         else:
+            # written out rather than factored: this runs once per event
+            touched = self.touched
+            dates = self.dates
             if next_active_node.engine_index:
                 touched.append(next_active_node)
+            for node in set(touched) if len(touched) > 1 else touched:
+                node.update_next_event_date()
+                if node.next_event_date != dates[node.engine_index]:
+                    self._moved(node)
+            touched.clear()
             for node in self.untracked:
                 node.update_next_event_date()
-            if len(touched) > 1:
-                touched = set(touched)
-            for node in touched:
-                node.update_next_event_date()
-            redate = [self.active_nodes[0], *self.untracked, *touched]
-            self.touched.clear()
-        # re-date in the heap (written out: this runs once per event)
-        dates = self.dates
-        versions = self.versions
-        heap = self.heap
-        for node in redate:
-            index = node.engine_index
-            date = node.next_event_date
-            if date != dates[index]:
-                if date != date:
-                    _check_date(node, date)
-                dates[index] = date
-                versions[index] += 1
-                if date < inf:
-                    heapq.heappush(heap, (date, index, versions[index]))
-        if len(heap) > self.heap_limit:
-            self._compact()
+                if node.next_event_date != dates[node.engine_index]:
+                    self._moved(node)
+            if self.arrival_node.next_event_date != dates[0]:
+                self._moved(self.arrival_node)
+            if len(self.heap) > self.heap_limit:
+                self._compact()
         if self.check_events:
             self._check_dates()
         return self._next_active_node()
+
+    def _moved(self, node):
+        """Record ``node``'s new date: a new heap entry, and the old one goes stale."""
+        index = node.engine_index
+        date = node.next_event_date
+        if date != self.dates[index]:
+            _check_date(node, date)
+            self.dates[index] = date
+            self.versions[index] += 1
+            if date < inf:
+                heapq.heappush(self.heap, (date, index, self.versions[index]))
 
     def simulate_until_max_time(self, max_simulation_time, progress_bar=False):
         """Ciw's ``simulate_until_max_time``; the stock state tracker's no-op timestamps are skipped."""
