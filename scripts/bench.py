@@ -1,70 +1,152 @@
 """The benchmark behind `make bench`: numbers reported in README, never asserted.
 
-1. FIFONode against stock Ciw on a model whose queue grows long.
-2. Per study, the default run one widget change triggers (median of repeats).
-3. Per study, the full comparison (calibration and every full-scale prediction run),
+1. The loop unit (LU): a pure-Python ``s = 0; for i in range(10_000_000): s += i``,
+   timed in this process before and after the widget runs (median), the yardstick
+   of issue 14 (a widget re-run should take at most 0.3 LU).
+2. FIFONode against stock Ciw on a model whose queue grows long, and the same
+   model on the engine.
+3. Per study, the default run one widget change triggers (median of repeats), in
+   seconds and in LU.
+4. Per study, that run on stock ``ciw.Simulation`` against the engine
+   (``perfstudies.engine.Simulation``, what ``run_ciw`` builds), interleaved,
+   with a check that every simulation's records are identical.
+5. Per study, the full comparison (calibration and every full-scale prediction run),
    computed afresh rather than read from the book's disk memo.
-4. A clean `make book` and a rebuild with nothing changed (skip with --no-book).
+6. A clean `make book` and a rebuild with nothing changed (skip with --no-book).
 
 Results are printed as a Markdown table and written to _build/bench.json.
 """
 
 import argparse
+import contextlib
 import json
 import platform
 import shutil
 import statistics
 import subprocess
 import time
+from unittest import mock
 
 import ciw
 
+from perfstudies import engine
 from perfstudies.fifo import FIFONode
 from perfstudies.paths import BUILD, ROOT
 from perfstudies.runner import records_frame
 from perfstudies.studies import STUDIES, study_module
 
 WIDGET_REPEATS = 7
+ENGINE_ROUNDS = 5
+LOOP_COUNT = 10_000_000
+#: Issue 14's target for a widget re-run, in loop units.
+TARGET_LU = 0.3
 
 
-def _long_queue_records(node_class):
+def loop_seconds() -> float:
+    """One timing of the loop unit."""
+    started = time.perf_counter()
+    s = 0
+    for i in range(LOOP_COUNT):
+        s += i
+    return time.perf_counter() - started
+
+
+def _long_queue_records(simulation_class, node_class):
     """An overloaded single server: arrivals at twice the service rate, so ~10,000 wait."""
     network = ciw.create_network(arrival_distributions=[ciw.dists.Exponential(2.0)],
                                  service_distributions=[ciw.dists.Exponential(1.0)],
                                  number_of_servers=[1])
     ciw.seed(1)
-    simulation = ciw.Simulation(network, node_class=node_class)
+    simulation = simulation_class(network, node_class=node_class)
     started = time.perf_counter()
     simulation.simulate_until_max_time(10_000.0)
     return time.perf_counter() - started, records_frame(simulation)
 
 
 def bench_fifo() -> dict:
-    stock_s, stock = _long_queue_records(None)
-    fifo_s, fifo = _long_queue_records(FIFONode)
-    return {"stock_ciw_s": stock_s, "fifo_node_s": fifo_s, "speedup": stock_s / fifo_s,
-            "records": len(fifo), "identical_records": bool(stock.equals(fifo))}
+    stock_s, stock = _long_queue_records(ciw.Simulation, None)
+    fifo_s, fifo = _long_queue_records(ciw.Simulation, FIFONode)
+    engine_s, on_engine = _long_queue_records(engine.Simulation, FIFONode)
+    return {"stock_ciw_s": stock_s, "fifo_node_s": fifo_s, "fifo_node_engine_s": engine_s,
+            "speedup": stock_s / fifo_s, "speedup_engine": stock_s / engine_s, "records": len(fifo),
+            "identical_records": bool(stock.equals(fifo) and stock.equals(on_engine))}
+
+
+@contextlib.contextmanager
+def collected_records():
+    """Collect the records of every simulation built inside the block (stock or engine)."""
+    collected = []
+    get_all_records = ciw.Simulation.get_all_records
+
+    def collecting(simulation, *args, **kwargs):
+        records = get_all_records(simulation, *args, **kwargs)
+        collected.append(list(records))
+        return records
+
+    with mock.patch.object(ciw.Simulation, "get_all_records", collecting):
+        yield collected
+
+
+def _same(first: list, second: list) -> bool:
+    """Record lists equal field by field, NaN equal to NaN."""
+    def plain(records):
+        return [[tuple("nan" if value != value else value for value in record) for record in run]
+                for run in records]
+    return plain(first) == plain(second)
+
+
+def _timed_call(function) -> float:
+    started = time.perf_counter()
+    function()
+    return time.perf_counter() - started
 
 
 def bench_widgets() -> dict:
     results = {}
     for key in STUDIES:
-        run = study_module(key).widget_run
-        run()  # warm imports and caches
-        times = []
-        for _ in range(WIDGET_REPEATS):
-            started = time.perf_counter()
-            run()
-            times.append(time.perf_counter() - started)
+        try:
+            run = study_module(key).widget_run
+            run()  # warm imports and caches
+        except Exception as error:  # noqa: BLE001 - a study broken on this branch is reported, not fatal
+            results[key] = {"error": repr(error)}
+            continue
+        times = [_timed_call(run) for _ in range(WIDGET_REPEATS)]
         results[key] = {"median_s": statistics.median(times), "max_s": max(times)}
+    return results
+
+
+def bench_engine() -> dict:
+    """Each study's default widget run on stock Ciw and on the engine, interleaved."""
+    results = {}
+    for key in STUDIES:
+        try:
+            run = study_module(key).widget_run
+            run()
+        except Exception as error:  # noqa: BLE001
+            results[key] = {"error": repr(error)}
+            continue
+        stock_times, engine_times = [], []
+        for _ in range(ENGINE_ROUNDS):
+            with mock.patch.object(engine, "Simulation", ciw.Simulation), collected_records() as stock:
+                stock_times.append(_timed_call(run))
+            with collected_records() as fast:
+                engine_times.append(_timed_call(run))
+        stock_s, engine_s = statistics.median(stock_times), statistics.median(engine_times)
+        results[key] = {"stock_ciw_s": stock_s, "engine_s": engine_s, "speedup": stock_s / engine_s,
+                        "simulations": len(stock), "records": sum(map(len, stock)),
+                        "identical_records": bool(stock) and _same(stock, fast)}
     return results
 
 
 def bench_comparisons() -> dict:
     results = {}
     for key in STUDIES:
-        started = time.perf_counter()
-        table = study_module(key).comparison()
+        try:
+            started = time.perf_counter()
+            table = study_module(key).comparison()
+        except Exception as error:  # noqa: BLE001
+            results[key] = {"error": repr(error)}
+            continue
         results[key] = {"seconds": time.perf_counter() - started, "cells": len(table)}
     return results
 
@@ -85,17 +167,48 @@ def bench_book() -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-book", action="store_true", help="skip the two book builds")
+    parser.add_argument("--no-comparisons", action="store_true", help="skip the full comparisons")
     arguments = parser.parse_args()
+    loops = [loop_seconds() for _ in range(3)]
+    widgets = bench_widgets()
+    engine_runs = bench_engine()
+    loops += [loop_seconds() for _ in range(3)]
+    loop_unit = statistics.median(loops)
+    for widget in widgets.values():
+        if "median_s" in widget:
+            widget["loop_units"] = widget["median_s"] / loop_unit
     results = {"machine": f"{platform.machine()}, {subprocess.getoutput('nproc')} cores",
-               "fifo": bench_fifo(), "widgets": bench_widgets(),
-               "comparisons": bench_comparisons()}
+               "loop_unit_s": loop_unit, "loop_unit_timings_s": loops, "target_loop_units": TARGET_LU,
+               "fifo": bench_fifo(), "widgets": widgets, "engine": engine_runs}
+    if not arguments.no_comparisons:
+        results["comparisons"] = bench_comparisons()
+
     print("| measurement | value |\n|---|---|")
+    print(f"| loop unit (LU): `for i in range(10_000_000): s += i` | {loop_unit:.3f} s "
+          f"(median of {len(loops)}, {min(loops):.3f}-{max(loops):.3f} s) |")
     fifo = results["fifo"]
-    print(f"| FIFONode vs stock Ciw, {fifo['records']} customers | {fifo['stock_ciw_s']:.2f} s vs "
-          f"{fifo['fifo_node_s']:.2f} s: {fifo['speedup']:.1f}x, identical records: {fifo['identical_records']} |")
-    for key, widget in results["widgets"].items():
-        print(f"| widget re-run, {key} | median {widget['median_s']:.3f} s (max {widget['max_s']:.3f} s) |")
-    for key, comparison in results["comparisons"].items():
+    print(f"| FIFONode vs stock Ciw, {fifo['records']} customers served from a queue ~10,000 long | "
+          f"{fifo['stock_ciw_s']:.2f} s vs {fifo['fifo_node_s']:.2f} s: {fifo['speedup']:.1f}x; on the engine "
+          f"{fifo['fifo_node_engine_s']:.2f} s: {fifo['speedup_engine']:.1f}x; identical records: "
+          f"{fifo['identical_records']} |")
+    for key, widget in widgets.items():
+        if "error" in widget:
+            print(f"| widget re-run, {key} | failed: {widget['error']} |")
+            continue
+        verdict = "at or under" if widget["loop_units"] <= TARGET_LU else "over"
+        print(f"| widget re-run (median of {WIDGET_REPEATS}), {key} | {widget['median_s']:.3f} s = "
+              f"{widget['loop_units']:.2f} LU ({verdict} the {TARGET_LU} LU target) |")
+    for key, run in engine_runs.items():
+        if "error" in run:
+            print(f"| engine vs stock Ciw, {key} | failed: {run['error']} |")
+            continue
+        print(f"| engine vs stock Ciw, {key} default run ({run['simulations']} simulations, {run['records']} "
+              f"records) | {run['stock_ciw_s']:.3f} s vs {run['engine_s']:.3f} s: {run['speedup']:.2f}x; "
+              f"identical records: {run['identical_records']} |")
+    for key, comparison in results.get("comparisons", {}).items():
+        if "error" in comparison:
+            print(f"| full comparison, {key} | failed: {comparison['error']} |")
+            continue
         print(f"| full comparison, {key} ({comparison['cells']} cells) | {comparison['seconds']:.1f} s |")
     if not arguments.no_book:
         results["book"] = bench_book()
