@@ -2,7 +2,9 @@
 
 import ciw
 import pandas as pd
+import pytest
 
+from perfstudies import engine
 from perfstudies.fifo import FIFONode
 from perfstudies.runner import records_frame
 
@@ -18,20 +20,22 @@ def _two_node_network():
     )
 
 
-def _records(node_class):
+def _records(node_class, simulation_class=ciw.Simulation):
     ciw.seed(7)
-    simulation = ciw.Simulation(_two_node_network(), node_class=node_class)
+    simulation = simulation_class(_two_node_network(), node_class=node_class)
     simulation.simulate_until_max_time(400.0)
     return records_frame(simulation).sort_values(["id_number", "arrival_date", "node"]).reset_index(drop=True)
 
 
-def test_fifo_node_records_equal_stock_ciw():
-    stock, fast = _records(None), _records(FIFONode)
+@pytest.mark.parametrize("simulation_class", [ciw.Simulation, engine.Simulation])
+def test_fifo_node_records_equal_stock_ciw(simulation_class):
+    stock, fast = _records(None), _records(FIFONode, simulation_class)
     assert len(stock) > 500
     pd.testing.assert_frame_equal(stock, fast)
 
 
-def test_other_disciplines_fall_back_to_stock():
+@pytest.mark.parametrize("simulation_class", [ciw.Simulation, engine.Simulation])
+def test_other_disciplines_fall_back_to_stock(simulation_class):
     network = ciw.create_network(
         arrival_distributions=[ciw.dists.Exponential(2.0)],
         service_distributions=[ciw.dists.Exponential(1.0)],
@@ -39,9 +43,9 @@ def test_other_disciplines_fall_back_to_stock():
         service_disciplines=[ciw.disciplines.LIFO],
     )
     frames = []
-    for node_class in (None, FIFONode):
+    for node_class, build in ((None, ciw.Simulation), (FIFONode, simulation_class)):
         ciw.seed(3)
-        simulation = ciw.Simulation(network, node_class=node_class)
+        simulation = build(network, node_class=node_class)
         simulation.simulate_until_max_time(100.0)
         frames.append(records_frame(simulation))
     pd.testing.assert_frame_equal(*frames)
