@@ -40,9 +40,9 @@ def _overrides(cls: type, names) -> bool:
 class Node(ciw.Node):
     """A :class:`ciw.Node` that tells :class:`perfstudies.engine.Simulation` when an event touched it.
 
-    Under :class:`perfstudies.engine.Simulation` (which calls :meth:`engine_adopt`), ``accept`` and
-    ``release`` put the node on the simulation's list of touched nodes, and in
-    the common case (no schedule, reneging, class change or pre-emption, Ciw's
+    Under the engine's simulation (which calls :meth:`engine_adopt`),
+    ``accept`` and ``release`` put the node on the simulation's list of
+    touched nodes, and in the common case (no schedule, reneging, class change or pre-emption, Ciw's
     own state tracker and deadlock detector, and none of Ciw's helpers
     overridden) the node runs Ciw 3.2.7's ``finish_service``, ``release`` and
     ``accept`` with their helpers written inline: the same steps in the same
@@ -63,15 +63,15 @@ class Node(ciw.Node):
         self.engine_infinite = isinf(self.c)
 
     def engine_adopt(self, touched: list) -> None:
-        """Called by :class:`perfstudies.engine.Simulation`: report touches to ``touched`` and use the fast paths."""
+        """Called by the engine's simulation: report touches to ``touched``, use the fast paths."""
         self.engine_touched = touched
         self.engine_service_times = self.simulation.service_times[self.id_number]
         simple = self.schedule is None and not self.reneging and not self.dynamic_classes
         self.engine_plain_dates = simple and not self.engine_infinite and not _overrides(type(self), _DATE_HELPERS)
         self.engine_inline = (simple and self.priority_preempt is False
-                            and type(self.simulation.statetracker) is StateTracker
-                            and type(self.simulation.deadlock_detector) is NoDetection
-                            and not _overrides(type(self), _EVENT_HELPERS))
+                              and type(self.simulation.statetracker) is StateTracker
+                              and type(self.simulation.deadlock_detector) is NoDetection
+                              and not _overrides(type(self), _EVENT_HELPERS))
 
     def engine_trackable(self) -> bool:
         """Whether the node's next event date changes only when an event touches it.
@@ -242,10 +242,10 @@ class Node(ciw.Node):
 class ArrivalNode(ciw.ArrivalNode):
     """Ciw 3.2.7's arrival node with ``have_event`` and its helpers written inline.
 
-    :class:`perfstudies.engine.Simulation` uses it unless it is given another ``arrival_node_class``
-    (or ``exact``).  The steps, their order and the random numbers they draw are
-    Ciw's; only calls that do nothing are skipped (baulking and rejection still
-    go through Ciw's own methods).
+    :class:`perfstudies.engine.Simulation` uses it unless it is given another
+    ``arrival_node_class`` (or ``exact``).  The steps, their order and the
+    random numbers they draw are Ciw's; only calls that do nothing are skipped
+    (baulking and rejection still go through Ciw's own methods).
     """
 
     def have_event(self):

@@ -48,7 +48,7 @@ class Simulation(ciw.Simulation):
             raise RuntimeError(f"perfstudies.engine mirrors Ciw {SUPPORTED_CIW} and Ciw {ciw.__version__} is "
                                "installed: pin Ciw, or check tests/test_engine.py against the new release and "
                                "update engine.SUPPORTED_CIW")
-        self.touched: list = []
+        self._touched: list = []
         kwargs.setdefault("arrival_node_class", ArrivalNode)
         super().__init__(network, *args, **kwargs)
         self.check_events = bool(check_events)
@@ -56,22 +56,22 @@ class Simulation(ciw.Simulation):
             node.engine_index = index
         tracked = [node for node in self.transitive_nodes if isinstance(node, Node) and node.engine_trackable()]
         for node in tracked:
-            node.engine_adopt(self.touched)
-        self.untracked = [node for node in self.transitive_nodes if node not in tracked]
-        self.arrival_node = self.nodes[0]
+            node.engine_adopt(self._touched)
+        self._untracked = [node for node in self.transitive_nodes if node not in tracked]
+        self._arrival = self.nodes[0]
         self._resync()
 
     # --- the heap -------------------------------------------------------------------------
     def _resync(self):
         """Rebuild the heap from every node's date; the next event re-dates every node."""
-        self.dates = [node.next_event_date for node in self.active_nodes]
-        self.versions = [0] * len(self.dates)
-        for node, date in zip(self.active_nodes, self.dates):
+        self._dates = [node.next_event_date for node in self.active_nodes]
+        self._versions = [0] * len(self._dates)
+        for node, date in zip(self.active_nodes, self._dates):
             _check_date(node, date)
-        self.heap = [(date, index, 0) for index, date in enumerate(self.dates) if date < inf]
-        heapq.heapify(self.heap)
-        self.heap_limit = 2 * len(self.dates) + 64
-        self.redate_all = True
+        self._heap = [(date, index, 0) for index, date in enumerate(self._dates) if date < inf]
+        heapq.heapify(self._heap)
+        self._heap_limit = 2 * len(self._dates) + 64
+        self._redate_all = True
 
     def find_next_active_node(self):
         """Ciw's next active node, from every node's current date (as at the start of a run)."""
@@ -79,8 +79,8 @@ class Simulation(ciw.Simulation):
         return self._next_active_node()
 
     def _next_active_node(self):
-        heap = self.heap
-        versions = self.versions
+        heap = self._heap
+        versions = self._versions
         while heap and versions[heap[0][1]] != heap[0][2]:
             heapq.heappop(heap)
         if not heap:  # every date is infinite: stock Ciw draws among all nodes
@@ -93,11 +93,11 @@ class Simulation(ciw.Simulation):
 
     def _tied(self, date) -> list:
         """Every node whose date is ``date``, in Ciw's node order."""
-        heap = self.heap
+        heap = self._heap
         entries = []
         while heap and heap[0][0] == date:
             entry = heapq.heappop(heap)
-            if self.versions[entry[1]] == entry[2]:
+            if self._versions[entry[1]] == entry[2]:
                 entries.append(entry)
         for entry in entries:
             heapq.heappush(heap, entry)
@@ -111,25 +111,25 @@ class Simulation(ciw.Simulation):
 
     def _compact(self):
         """Drop stale entries (a node whose date moves often leaves many behind)."""
-        versions = self.versions
-        self.heap[:] = [entry for entry in self.heap if versions[entry[1]] == entry[2]]
-        heapq.heapify(self.heap)
+        versions = self._versions
+        self._heap[:] = [entry for entry in self._heap if versions[entry[1]] == entry[2]]
+        heapq.heapify(self._heap)
 
     # --- events ---------------------------------------------------------------------------
     def event_and_return_nextnode(self, next_active_node):
         """Carry out ``next_active_node``'s event, re-date what it touched, return the next node."""
         next_active_node.have_event()
-        if self.redate_all:  # the first event of a run: stock Ciw re-dates every node
-            self.redate_all = False
-            self.touched.clear()
+        if self._redate_all:  # the first event of a run: stock Ciw re-dates every node
+            self._redate_all = False
+            self._touched.clear()
             for node in self.transitive_nodes:
                 node.update_next_event_date()
             for node in self.active_nodes:
                 self._moved(node)
         else:
             # written out rather than factored: this runs once per event
-            touched = self.touched
-            dates = self.dates
+            touched = self._touched
+            dates = self._dates
             if next_active_node.engine_index:
                 touched.append(next_active_node)
             for node in set(touched) if len(touched) > 1 else touched:
@@ -137,13 +137,13 @@ class Simulation(ciw.Simulation):
                 if node.next_event_date != dates[node.engine_index]:
                     self._moved(node)
             touched.clear()
-            for node in self.untracked:
+            for node in self._untracked:
                 node.update_next_event_date()
                 if node.next_event_date != dates[node.engine_index]:
                     self._moved(node)
-            if self.arrival_node.next_event_date != dates[0]:
-                self._moved(self.arrival_node)
-            if len(self.heap) > self.heap_limit:
+            if self._arrival.next_event_date != dates[0]:
+                self._moved(self._arrival)
+            if len(self._heap) > self._heap_limit:
                 self._compact()
         if self.check_events:
             self._check_dates()
@@ -153,12 +153,12 @@ class Simulation(ciw.Simulation):
         """Record ``node``'s new date: a new heap entry, and the old one goes stale."""
         index = node.engine_index
         date = node.next_event_date
-        if date != self.dates[index]:
+        if date != self._dates[index]:
             _check_date(node, date)
-            self.dates[index] = date
-            self.versions[index] += 1
+            self._dates[index] = date
+            self._versions[index] += 1
             if date < inf:
-                heapq.heappush(self.heap, (date, index, self.versions[index]))
+                heapq.heappush(self._heap, (date, index, self._versions[index]))
 
     def simulate_until_max_time(self, max_simulation_time, progress_bar=False):
         """Ciw's ``simulate_until_max_time``; the stock state tracker's no-op timestamps are skipped."""
@@ -183,10 +183,10 @@ class Simulation(ciw.Simulation):
             if kept != fresh:
                 raise AssertionError(f"{node} at t={self.current_time}: the engine kept {kept}, Ciw finds {fresh}")
         for index, node in enumerate(self.active_nodes):
-            if self.dates[index] != node.next_event_date:
-                raise AssertionError(f"{node}: heap date {self.dates[index]}, node date {node.next_event_date}")
-        valid = sorted(entry[1] for entry in self.heap if self.versions[entry[1]] == entry[2])
-        finite = [index for index, date in enumerate(self.dates) if date < inf]
+            if self._dates[index] != node.next_event_date:
+                raise AssertionError(f"{node}: heap date {self._dates[index]}, node date {node.next_event_date}")
+        valid = sorted(entry[1] for entry in self._heap if self._versions[entry[1]] == entry[2])
+        finite = [index for index, date in enumerate(self._dates) if date < inf]
         if valid != finite:
             raise AssertionError(f"heap holds nodes {valid}, nodes with a finite date are {finite}")
 
