@@ -225,17 +225,18 @@ def two_classes(**options) -> ciw.Network:
     return ciw.create_network(**defaults)
 
 
+def shifts(preemption) -> ciw.Schedule:
+    return ciw.Schedule(numbers_of_servers=[2, 0, 1], shift_end_dates=[5.0, 7.0, 12.0], preemption=preemption)
+
+
 FEATURES = {
     "priorities": dict(priority_classes={"A": 0, "B": 1}),
     # (stock Ciw 3.2.7 itself fails when a pre-empted customer is also blocked: no finite queue here)
     **{f"pre-emption {kind}": dict(priority_classes=({"A": 0, "B": 1}, [kind, kind]), queue_capacities=[INF, INF])
        for kind in ("resample", "restart", "resume", "reroute")},
-    **{f"shifts {kind}": dict(number_of_servers=[ciw.Schedule(numbers_of_servers=[2, 0, 1],
-                                                              shift_end_dates=[5.0, 7.0, 12.0],
-                                                              preemption=kind), 1])
-       for kind in (False, "resample", "restart", "resume")},
-    "shifts reroute": dict(number_of_servers=[ciw.Schedule(numbers_of_servers=[2, 0, 1], shift_end_dates=[5.0, 7.0, 12.0],
-                                                           preemption="reroute"), 1], queue_capacities=[INF, INF]),
+    **{f"shifts {kind}": dict(number_of_servers=[shifts(kind), 1]) for kind in (False, "resample", "restart", "resume")},
+    # (and when a rerouted customer finds a full queue)
+    "shifts reroute": dict(number_of_servers=[shifts("reroute"), 1], queue_capacities=[INF, INF]),
     "slotted": dict(number_of_servers=[ciw.Slotted(slots=[1.5, 3.0, 4.0], slot_sizes=[2, 1, 3]), 1]),
     "slotted capacitated": dict(number_of_servers=[
         ciw.Slotted(slots=[1.5, 3.0, 4.0], slot_sizes=[2, 1, 3], capacitated=True, preemption="resume"), 1]),
