@@ -1,28 +1,24 @@
 """Extended Diagnose X'44' Fast Path (z/VM 5.2.0): when a yield can skip the scheduler.
 
-Modules: :mod:`.params` (the parameter record), :mod:`.network` (the Ciw
-network and the one-replication model), :mod:`.analytic` (the theory-first
-arithmetic), :mod:`.calibration` (calibration on named cells and the
-comparison table), :mod:`.sweeps` (the precomputed sweep behind the book's
-slider chart).
+The study's skeleton (:mod:`perfstudies.studies`): :mod:`.params` (STUDY,
+DOCUMENT, SEED and the parameter record), :mod:`.analytic` (the binomial
+theory), :mod:`.mechanism` (the Ciw classes), :mod:`.metrics` (records to the
+report's rows), :mod:`.network` (the network and the one-replication model),
+:mod:`.calibration`, :mod:`.comparison`, :mod:`.explore` (live panel, sweep,
+theory tables) and :mod:`.figures` (the chapter's charts).
 """
 
-import pandas as pd
+from . import figures
+from .analytic import no_sibling_queued, percent_fast, queued_share
+from .calibration import CALIBRATED_FIELDS, calibrate, calibrated_constants
+from .comparison import comparison
+from .explore import (LIVE_CONTROLS, WIDGET_DEFAULTS, fast_path_runs, live_view, sibling_table, sweep_points,
+                      theory_table, vp_sweep, widget_run)
+from .network import build_network, model
+from .params import DOCUMENT, SEED, STUDY, DiagParams
 
-from perfstudies.runner import replicate
-
-from .calibration import DOCUMENT, STUDY, calibrate, comparison
-from .network import model
-from .params import DiagParams
-
-__all__ = ["STUDY", "DOCUMENT", "DiagParams", "WIDGET_DEFAULTS", "calibrate", "comparison", "model",
-           "widget_run"]
-
-#: The live panel's starting point: the document's 9-way fast-path run, shorter simulated time.
-WIDGET_DEFAULTS = DiagParams(max_time_us=1.5e6, warmup_us=1.5e5)
-WIDGET_REPLICATIONS = 3
-
-
-def widget_run(params: DiagParams = WIDGET_DEFAULTS) -> pd.DataFrame:
-    """What one widget change runs: three seeded replications, summarized with 95% intervals."""
-    return replicate(model, params, replications=WIDGET_REPLICATIONS, seed=1, progress=False).summary()
+__all__ = ["STUDY", "DOCUMENT", "SEED", "DiagParams", "model", "build_network", "calibrate", "CALIBRATED_FIELDS",
+           "calibrated_constants",
+           "comparison", "widget_run", "sweep_points", "WIDGET_DEFAULTS", "LIVE_CONTROLS", "live_view", "vp_sweep",
+           "theory_table", "fast_path_runs", "sibling_table", "no_sibling_queued", "queued_share", "percent_fast",
+           "figures"]

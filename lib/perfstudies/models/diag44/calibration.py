@@ -1,4 +1,4 @@
-"""Calibration on named published cells, and the study's comparison table.
+"""Calibration on named published cells.
 
 The model's constants come from three runs: the base run, **9-way with the
 fast path off (EXPT5200)**, and two further runs whose cells are needed to
@@ -19,31 +19,24 @@ per-DIAG costs            EXPTD440 against their DIAG 44s per transaction:
 ``fast_diags_per_yield``  EXPTD440 DIAG 44/sec - Total (simulation, iterated)
 ========================  =====================================================
 
-Every other cell is predicted, including the DIAG 44 rates, fast-path
-percentages and transaction rates of all runs but the base run.  The time a
-connection spends away from the processors (``latency_us``) is not in the
-document and stays at its default of zero: with 40 connections and 6 client
-VPs, the client guests always have work waiting, so the base run's
+The time a connection spends away from the processors (``latency_us``) is
+not in the document and stays at its default of zero: with 40 connections and
+6 client VPs, the client guests always have work waiting, so the base run's
 transaction rate is set by how long a client VP is occupied per transaction,
 which the client's share of the work decides.
 """
 
-import dataclasses
 import functools
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from perfstudies import data
-from perfstudies.compare import Cell, comparison_table
+from perfstudies.compare import Published
 from perfstudies.runner import replicate
 
 from .network import model
-from .params import DiagParams
-
-STUDY = "diag44"
-DOCUMENT = "Extended Diagnose X'44' Fast Path (z/VM 5.2.0 performance report, IBM)"
+from .params import SEED, STUDY, DiagParams
 
 BASE_RUN = "EXPT5200"      # 9-way, fast path off: the calibration run
 SMALL_RUN = "EXPT5209"     # 5-way, fast path off: separates per-DIAG from per-transaction cost
@@ -51,8 +44,6 @@ FAST_RUN = "EXPTD440"      # 9-way, fast path on: the cost of a fast-path DIAG 4
 COST_RUNS = (BASE_RUN, SMALL_RUN, FAST_RUN)
 CALIBRATION_REPLICATIONS = 3
 CALIBRATION_ROUNDS = 5
-COMPARISON_REPLICATIONS = 5
-SEED = 442_005
 #: The fields of DiagParams that calibrate() sets (their defaults are its pinned output).
 CALIBRATED_FIELDS = ("accounting_ratio", "base_work_us", "cp_share", "normal_cp_us", "fast_cp_us", "normal_spin_us",
                      "fast_spin_us", "contention", "lock_hold_us", "client_share", "fast_diags_per_yield")
@@ -60,40 +51,13 @@ CALIBRATED_FIELDS = ("accounting_ratio", "base_work_us", "cp_share", "normal_cp_
 #: so that calibrating does not depend on its own previous result).
 INITIAL_GUESSES = {"contention": 0.3, "lock_hold_us": 3.0, "client_share": 0.25, "fast_diags_per_yield": 200.0}
 
-#: (run, metric) cells whose published value sets a model constant.
-CALIBRATION_CELLS = {
-    (BASE_RUN, "tx_rate"), (BASE_RUN, "diag_normal"), (BASE_RUN, "diag_total"),
-    (BASE_RUN, "total_us_per_tx"), (BASE_RUN, "cp_us_per_tx"), (BASE_RUN, "emul_us_per_tx"),
-    (BASE_RUN, "total_util"), (BASE_RUN, "system_util"), (FAST_RUN, "diag_total"),
-    (SMALL_RUN, "cp_us_per_tx"), (SMALL_RUN, "emul_us_per_tx"),
-    (FAST_RUN, "cp_us_per_tx"), (FAST_RUN, "emul_us_per_tx"),
-}
-
-#: Tolerance of each compared metric, as the issue sets them: percent fast path within 5 points,
-#: CP usec per transaction and system utilization within 20%, every other row within 10%.
-TOLERANCES = {
-    "pct_fast": (5.0, "absolute"),
-    "cp_us_per_tx": (0.20, "relative"),
-    "system_util": (0.20, "relative"),
-}
-DEFAULT_TOLERANCE = (0.10, "relative")
-#: A published 0 (the fast-path DIAG 44 rate with the fast path off) has no relative error; where
-#: the metric's tolerance is relative, the model must match it to within one DIAG 44 per second.
-ZERO_TOLERANCE = (1.0, "absolute")
-#: Tolerance, in percentage points, of the changes the text derives (the issue's 3 points for Tx rate).
-CHANGE_TOLERANCES = {"tx_rate": 3.0}
-DEFAULT_CHANGE_TOLERANCE = 5.0
-#: Changes that must also have the published sign (the issue: Tx rate changes in the right direction).
-DIRECTIONAL_CHANGES = ("tx_rate",)
-
-
-@dataclasses.dataclass(frozen=True)
-class DirectionalChangeCell(Cell):
-    """A percentage change that must be within its tolerance *and* have the published sign."""
-
-    @property
-    def within_tolerance(self) -> bool:
-        return super().within_tolerance and np.sign(self.model) == np.sign(self.published)
+#: (run, metric) of every cell whose published value sets a model constant (see the module docstring).
+CALIBRATION_CELLS = (
+    (BASE_RUN, "tx_rate"), (BASE_RUN, "diag_normal"), (BASE_RUN, "diag_total"), (BASE_RUN, "total_us_per_tx"),
+    (BASE_RUN, "cp_us_per_tx"), (BASE_RUN, "emul_us_per_tx"), (BASE_RUN, "total_util"),
+    (BASE_RUN, "system_util"), (FAST_RUN, "diag_total"), (SMALL_RUN, "cp_us_per_tx"),
+    (SMALL_RUN, "emul_us_per_tx"), (FAST_RUN, "cp_us_per_tx"), (FAST_RUN, "emul_us_per_tx"),
+)
 
 
 def measurements() -> pd.DataFrame:
@@ -112,6 +76,24 @@ def run_config(table: pd.DataFrame, run_id: str) -> dict:
     row = table[table["run_id"] == run_id].iloc[0]
     return {"real_processors": int(row["processors"]), "client_vps": int(row["client_vps"]),
             "fast_path": bool(row["fast_path"])}
+
+
+def published_cell(table: pd.DataFrame, run_id: str, metric: str) -> Published:
+    """The named published cell of ``run_id``'s ``metric`` (its first table, if the run is in two)."""
+    row = table[(table["run_id"] == run_id) & (table["metric"] == metric)].iloc[0]
+    return Published(row["table"], row["row"], f"{row['column']} ({run_id})", float(row["value"]))
+
+
+def calibration_cells() -> list[Published]:
+    """The published cells :func:`calibrate` sets the model's constants from."""
+    table = measurements()
+    return [published_cell(table, run, metric) for run, metric in CALIBRATION_CELLS]
+
+
+def calibrated_constants() -> pd.Series:
+    """The pinned calibrated constants (the defaults of :class:`DiagParams` that :func:`calibrate` returns)."""
+    pinned = DiagParams()
+    return pd.Series({field: getattr(pinned, field) for field in CALIBRATED_FIELDS}, name="calibrated value")
 
 
 def accounting_ratio(base: dict[str, float], processors: int) -> float:
@@ -192,68 +174,3 @@ def calibrate(rounds: int = CALIBRATION_ROUNDS, replications: int = CALIBRATION_
             fast_diags_per_yield=(fast["diag_total"] - on["diag_normal"]) / (on["diag_fast"] / p.fast_diags_per_yield),
         )
     return p
-
-
-def simulate_runs(p: DiagParams, table: pd.DataFrame, replications: int = COMPARISON_REPLICATIONS) -> pd.DataFrame:
-    """Replications of every published run: tidy rows ``run_id, replication, metric, value``."""
-    frames = []
-    for run_id in table["run_id"].unique():
-        runs = replicate(model, p.replace(**run_config(table, run_id)), replications=replications, seed=SEED,
-                         progress=False).runs
-        frames.append(runs.assign(run_id=run_id))
-    return pd.concat(frames, ignore_index=True)
-
-
-def _interval(values: np.ndarray) -> tuple[float, float]:
-    """Mean and Student-t 95% half-width of replication values (NaN half-width for one value)."""
-    mean = float(np.mean(values))
-    if len(values) < 2:
-        return mean, float("nan")
-    return mean, float(stats.t.ppf(0.975, len(values) - 1) * np.std(values, ddof=1) / np.sqrt(len(values)))
-
-
-def _table_cells(table: pd.DataFrame, runs: pd.DataFrame) -> list[Cell]:
-    cells = []
-    seen_runs = set()
-    for (table_name, column), group in table.groupby(["table", "column"], sort=False):
-        run_id = group["run_id"].iloc[0]
-        repeat = run_id in seen_runs
-        seen_runs.add(run_id)
-        for row in group.itertuples():
-            if repeat and row.metric in set(table[(table["run_id"] == run_id) & (table["table"] != table_name)]["metric"]):
-                continue  # the same run's cell is already compared in an earlier table
-            values = runs[(runs["run_id"] == run_id) & (runs["metric"] == row.metric)]["value"].to_numpy()
-            mean, half = _interval(values)
-            tolerance, kind = TOLERANCES.get(row.metric, DEFAULT_TOLERANCE)
-            if row.value == 0 and kind == "relative":
-                tolerance, kind = ZERO_TOLERANCE
-            role = "calibration" if (run_id, row.metric) in CALIBRATION_CELLS else "prediction"
-            cells.append(Cell(table_name, row.row, f"{column} ({run_id})", float(row.value), mean, role, half,
-                              tolerance, kind))
-    return cells
-
-
-def _change_cells(changes: pd.DataFrame, runs: pd.DataFrame) -> list[Cell]:
-    cells = []
-    wide = runs.pivot_table(index=["run_id", "replication"], columns="metric", values="value")
-    for row in changes.itertuples():
-        before = wide.loc[row.from_run][row.metric].to_numpy()
-        after = wide.loc[row.to_run][row.metric].to_numpy()
-        mean = 100 * (after.mean() - before.mean()) / before.mean()
-        half = _interval(100 * (after - before) / before)[1] if (before > 0).all() else float("nan")
-        tolerance = CHANGE_TOLERANCES.get(row.metric, DEFAULT_CHANGE_TOLERANCE)
-        directional = row.metric in DIRECTIONAL_CHANGES
-        note = ("percentage points: change of the replication means; interval from paired replications (same seeds)"
-                + ("; must also have the published sign" if directional else ""))
-        cell_type = DirectionalChangeCell if directional else Cell
-        cells.append(cell_type(f"text: {row.comparison}", row.statement, f"{row.from_run} -> {row.to_run} (%)",
-                               float(row.percent_change), mean, "prediction", half, tolerance, "absolute", note))
-    return cells
-
-
-def comparison() -> pd.DataFrame:
-    """The standard comparison table: every published cell, calibrated or predicted."""
-    table = measurements()
-    runs = simulate_runs(calibrate(), table)
-    cells = _table_cells(table, runs) + _change_cells(data.load(STUDY, "text_changes"), runs)
-    return comparison_table(cells, study=STUDY, document=DOCUMENT)

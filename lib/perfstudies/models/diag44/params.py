@@ -1,6 +1,10 @@
-"""The parameter record of the DIAG X'44' fast path model.
+"""The study's name, its document, its base seed and the parameter record of the model.
 
-Three groups of fields:
+:data:`SEED` is the one base seed of every simulated number the study shows
+(calibration, comparison, the chapter's runs, widget re-runs and sweeps):
+replication *i* of anything uses ``replication_seeds(SEED, n)[i]``.
+
+The record :class:`DiagParams` has three groups of fields:
 
 * the **configuration** a reader varies (real processors, client virtual
   processors, fast path on/off, connections), with the document's values as
@@ -10,7 +14,7 @@ Three groups of fields:
   published cells; their defaults are the output of
   :func:`~perfstudies.models.diag44.calibration.calibrate` to six significant
   digits, pinned here so that a widget re-run need not recalibrate
-  (``tests/test_diag44.py`` checks that calibrating again reproduces them);
+  (``tests/diag44/test_calibration.py`` checks that calibrating again reproduces them);
 * the **coarsening** and run length of the simulation.
 
 Times are microseconds of real-processor time (the document's unit) unless a
@@ -20,6 +24,11 @@ field says otherwise.
 from dataclasses import dataclass
 
 from perfstudies.params import Params, param
+
+STUDY = "diag44"
+DOCUMENT = "Extended Diagnose X'44' Fast Path (z/VM 5.2.0 performance report, IBM)"
+#: The base seed of calibration, comparison, the chapter's runs, widget re-runs and sweeps.
+SEED = 442_005
 
 
 @dataclass(frozen=True)

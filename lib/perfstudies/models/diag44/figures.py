@@ -1,0 +1,64 @@
+"""Every chart and diagram of the DIAG X'44' chapter.
+
+Each function takes the numbers it draws (a comparison table, a sweep
+summary) or computes them from :mod:`.analytic`, and returns an Altair chart
+in the book's theme (:func:`perfstudies.charts.setup`).
+"""
+
+import altair as alt
+import pandas as pd
+
+from perfstudies import charts
+from perfstudies.diagrams import network_diagram
+
+from . import analytic
+
+#: The rows of the measurement tables the report's argument rests on (drawn by :func:`key_rows`).
+KEY_ROWS = ("Tx rate", "Percent Fast Path", "CP µsec/Tx", "System Util/Proc")
+
+
+def network() -> alt.LayerChart:
+    """The three-node network, with the guest's own queue in front of the real processors."""
+    return network_diagram(
+        nodes=[("guest", 0, 0, "work waiting in the guest\n(no free virtual processor)"),
+               ("rp", 1.4, 0, "REAL_PROCESSORS\n(5 or 9 servers)"),
+               ("lock", 1.4, 1.4, "SCHEDULER_LOCK\n(1 server, spinning)"),
+               ("idle", 2.8, 0, "IDLE\n(away from the processors)")],
+        edges=[("guest", "rp", "a VP frees up"),
+               ("rp", "lock", "yield, sibling queued"), ("lock", "rp", "back of the queue"),
+               ("rp", "idle", "server work done"), ("idle", "guest", "next transaction")],
+        title="The DIAG 44 network: a fast-path yield never leaves REAL_PROCESSORS")
+
+
+def binomial_curve(sibling_queued=(0.01, 0.03, 0.10, 0.25), max_vps: int = 8) -> alt.Chart:
+    """``(1 - pi)^(V-1)`` against the virtual processors ``V``, one line per ``pi``."""
+    curve = pd.DataFrame([{"virtual processors V": v, "pi": f"pi = {pi:.2f}",
+                           "P(no sibling queued)": analytic.no_sibling_queued(v, pi)}
+                          for pi in sibling_queued for v in range(1, max_vps + 1)])
+    return alt.Chart(curve).mark_line(point=True).encode(
+        x="virtual processors V:O", y=alt.Y("P(no sibling queued):Q", scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("pi:N", title="chance a sibling is queued"),
+    ).properties(title="The fast path needs every sibling out of the queue", width=420, height=260)
+
+
+def key_rows(table: pd.DataFrame) -> alt.ConcatChart:
+    """Published beside model for :data:`KEY_ROWS`, one panel per row, one point per run."""
+    rows = table[table["row"].isin(KEY_ROWS) & ~table["table"].str.startswith("text:")]
+    return alt.concat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row)
+                        for row in rows["row"].unique()], columns=2)
+
+
+def fast_share_slider(sweep: pd.DataFrame) -> alt.LayerChart:
+    """Percent fast path against client VPs; the slider picks the real processors."""
+    return charts.slider_chart(sweep[sweep["metric"] == "pct_fast"], x="client_vps", y="mean",
+                               slider="real_processors", low="low", high="high",
+                               x_title="client virtual processors", y_title="percent of DIAG 44s on the fast path",
+                               slider_name="real processors", title="Percent fast path (fast path on)")
+
+
+def cp_time_slider(sweep: pd.DataFrame) -> alt.LayerChart:
+    """CP microseconds per transaction against client VPs; the slider picks the real processors."""
+    return charts.slider_chart(sweep[sweep["metric"] == "cp_us_per_tx"], x="client_vps", y="mean",
+                               slider="real_processors", low="low", high="high",
+                               x_title="client virtual processors", y_title="CP microseconds per transaction",
+                               slider_name="real processors", title="CP time per transaction (fast path on)")

@@ -1,0 +1,37 @@
+"""The chapter's interactive parts: the live panel's run, the slider sweep's points, the theory tables."""
+
+from perfstudies.models.diag44 import (LIVE_CONTROLS, SEED, WIDGET_DEFAULTS, DiagParams, live_view, model,
+                                       sweep_points, theory_table, widget_run)
+from perfstudies.runner import replicate
+
+
+def test_widget_run_summarizes_three_replications_from_the_study_seed():
+    summary = widget_run()
+    assert summary.loc["pct_fast", "n"] == 3 and summary.loc["tx_rate", "half_width"] > 0
+    expected = replicate(model, WIDGET_DEFAULTS, replications=3, seed=SEED, progress=False).summary()
+    assert summary.equals(expected)
+    assert list(live_view(summary).columns) == ["mean", "half_width"]
+
+
+def test_widget_run_takes_a_record():
+    summary = widget_run(WIDGET_DEFAULTS.replace(fast_path=False))
+    assert summary.loc["diag_fast", "mean"] == 0
+
+
+def test_the_live_controls_are_fields_of_the_record():
+    assert set(LIVE_CONTROLS) <= set(DiagParams.spec())
+
+
+def test_sweep_points_cover_processors_and_virtual_processors():
+    points = sweep_points()
+    assert len(points) == 35 and all(p.fast_path for p in points)
+    assert {(p.real_processors, p.client_vps) for p in points} == {(c, v) for c in (5, 7, 9, 11, 13)
+                                                                      for v in range(2, 9)}
+
+
+def test_theory_table_is_ordered_as_the_report_and_more_vps_means_less_fast_path():
+    theory = theory_table().set_index("run")
+    assert list(theory.index) == ["EXPTD440", "EXPTD442", "EXPTD441"]
+    assert theory.loc["EXPTD440", "theory % fast"] > theory.loc["EXPTD441", "theory % fast"]
+    assert theory["published % fast"].tolist() == [98, 85, 92]
+    assert theory["pi"].between(0, 1).all()
