@@ -10,7 +10,7 @@ def test_widget_run_summarizes_three_replications_from_the_study_seed():
     assert summary.loc["pct_fast", "n"] == 3 and summary.loc["tx_rate", "half_width"] > 0
     expected = replicate(model, WIDGET_DEFAULTS, replications=3, seed=SEED, progress=False).summary()
     assert summary.equals(expected)
-    assert list(live_view(summary).columns) == ["mean", "half_width"]
+    assert list(live_view(summary).columns) == ["metric", "mean", "half_width"]
 
 
 def test_widget_run_takes_a_record():

@@ -1,89 +1,306 @@
-"""The study's comparison table: every published cell beside the model.
+"""The study's comparison table: every published cell, its role, its tolerance and its no-change baseline.
 
-Every run of the three measurement tables is simulated with the calibrated
-constants (:func:`.calibration.calibrate`); the percentage changes the text
-states are computed from the same replications (paired by seed).
+Each of the report's three comparisons is a **pair of runs** simulated with
+common random numbers (replication *i* of both runs has seed
+``replication_seeds(SEED, n)[i]``): the 9-way with the fast path off and on,
+the 5-way off and on, and the 9-way fast-path run with 3 and with 6 client
+virtual processors.  A table's cells come from its pair, and the percentage
+changes the text states are computed per replication from the pair, so their
+intervals are the intervals of the change.  Replications are added pair by
+pair (:func:`perfstudies.sweep.sweep_until`) until every predicted number of
+the pair has a 95% half-width at most a quarter of its tolerance, or the cap
+is reached; cells still imprecise at the cap say so in their note.
+
+Roles (see :mod:`perfstudies.compare`): the cells :mod:`.calibration` fits are
+``calibration``; a cell the model's definitions make a sum, share or product
+of other cells of the same run, or a change between two calibrated cells, is
+``derived`` (:data:`DERIVED` says how each follows); every other cell is a
+``prediction``, set beside the no-change baseline of :func:`no_change_baseline`.
 """
+
+import dataclasses
+import math
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from perfstudies import data
-from perfstudies.compare import DEFAULT, Cell, Published, comparison_table, resolution
-from perfstudies.runner import replicate
+from perfstudies.cache import memoized
+from perfstudies.compare import (DEFAULT, PRECISION_FRACTION, Cell, Published, Tolerance, comparison_table,
+                                 resolution)
+from perfstudies.params import Params
+from perfstudies.runner import DEFAULT_CAP, summarize
+from perfstudies.sweep import sweep_until
 
-from .calibration import CALIBRATION_CELLS, calibrate, measurements, run_config
+from .calibration import BASE_RUN, CALIBRATION_CELLS, FAST_RUN, SMALL_RUN, calibrate, measurements, run_config
 from .network import model
 from .params import DOCUMENT, SEED, STUDY, DiagParams
 
-COMPARISON_REPLICATIONS = 5
-#: The run each run is set beside: the fast-path-off run of the same configuration.
-REFERENCE_RUNS = {"EXPTD440": "EXPT5200", "EXPTD442": "EXPT5209", "EXPTD441": "EXPTD440", "EXPT5209": "EXPT5200",
-                  "EXPT5200": "EXPT5200"}
+FAST_5WAY, SIX_VPS = "EXPTD442", "EXPTD441"
+#: Each of the report's tables compares two runs: (before, after), simulated as one pair.
+PAIRS = {"9-way fast path": (BASE_RUN, FAST_RUN), "5-way fast path": (SMALL_RUN, FAST_5WAY),
+         "9-way virtual processors": (FAST_RUN, SIX_VPS)}
+#: Largest number of replications of a pair, and the number every pair starts with.
+CAP = DEFAULT_CAP
+INITIAL_REPLICATIONS = 5
+#: Worker processes of the comparison (the project's machine has two cores).
+MAX_WORKERS = 2
+
+#: The reference run of each run: the published configuration a capacity planner
+#: would carry over unchanged (see :func:`no_change_baseline`).
+REFERENCE_RUNS = {FAST_RUN: BASE_RUN, SMALL_RUN: BASE_RUN, FAST_5WAY: SMALL_RUN, SIX_VPS: FAST_RUN}
+#: Rows the reference run does not print: the other column of the table that does.
+REFERENCE_FALLBACK = {(FAST_RUN, "spin_rate"): SIX_VPS, (FAST_RUN, "pct_spin"): SIX_VPS}
+
+_ZERO_FAST = "with the fast path off the model has no fast-path yield, so 0 by construction"
+_SUM = "CP + Emul µsec/Tx by definition"
+_UTIL = ("identically Tx rate x Total µsec/Tx x accounting ratio / processors: the model's accounting "
+         "(the ratio is calibrated on EXPT5200)")
+_SYSTEM = ("identically DIAG 44/sec - Normal x the calibrated lock hold time / processors + Sched Pct Spin "
+           "Time: arithmetic on two predicted cells of this run, scored there")
+_PERCENT = "100 x Fast Path / Total by definition: scored in the DIAG 44 rate rows"
+#: (run, metric) -> how the cell follows without a mechanism of its own.
+DERIVED = {
+    (BASE_RUN, "diag_fast"): _ZERO_FAST, (BASE_RUN, "pct_fast"): _ZERO_FAST,
+    (SMALL_RUN, "diag_fast"): _ZERO_FAST, (SMALL_RUN, "pct_fast"): _ZERO_FAST,
+    (BASE_RUN, "diag_total"): "identically the calibrated Normal rate: Total = Normal + Fast Path by definition "
+                              "and Fast Path is 0 with the fast path off",
+    (SMALL_RUN, "diag_total"): "identically the Normal rate (scored there): Total = Normal + Fast Path by "
+                               "definition and Fast Path is 0 with the fast path off",
+    (FAST_RUN, "diag_fast"): "by construction the calibrated Total minus the predicted Normal rate "
+                             "(fast_diags_per_yield is set so that Normal + Fast Path matches this run's Total)",
+    (FAST_5WAY, "diag_total"): "Normal + Fast Path by definition: both predicted, scored there",
+    (SIX_VPS, "diag_total"): "Normal + Fast Path by definition: both predicted, scored there",
+    (FAST_RUN, "pct_fast"): _PERCENT, (FAST_5WAY, "pct_fast"): _PERCENT, (SIX_VPS, "pct_fast"): _PERCENT,
+    (FAST_RUN, "total_us_per_tx"): f"{_SUM}: sum of two calibrated cells",
+    (SMALL_RUN, "total_us_per_tx"): f"{_SUM}: sum of two calibrated cells",
+    (FAST_5WAY, "total_us_per_tx"): f"{_SUM}: both predicted, scored there",
+    (SIX_VPS, "total_us_per_tx"): f"{_SUM}: both predicted, scored there",
+    (FAST_RUN, "total_util"): _UTIL, (SMALL_RUN, "total_util"): _UTIL, (FAST_5WAY, "total_util"): _UTIL,
+    (SIX_VPS, "total_util"): _UTIL,
+    (FAST_RUN, "system_util"): _SYSTEM, (SIX_VPS, "system_util"): _SYSTEM,
+}
+#: (before, after, metric) of the text's changes -> how the change follows from calibrated cells.
+DERIVED_CHANGES = {
+    (BASE_RUN, FAST_RUN, "diag_total"): "ratio of two calibrated cells: EXPTD440's Total and EXPT5200's "
+                                        "Normal rate (identically its Total)",
+    (BASE_RUN, FAST_RUN, "cp_us_per_tx"): "ratio of two calibrated cells (CP µsec/Tx of both runs)",
+    (BASE_RUN, FAST_RUN, "emul_us_per_tx"): "ratio of two calibrated cells (Emul µsec/Tx of both runs)",
+}
+
+_CHANGE = "change"
+#: Changes whose reference run can have replications with none of the quantity (no per-replication change).
+UNDEFINED_PER_REPLICATION = ("spin_rate", "pct_spin")
 
 
-def simulate_runs(p: DiagParams, table: pd.DataFrame, replications: int = COMPARISON_REPLICATIONS) -> pd.DataFrame:
-    """Replications of every published run: tidy rows ``run_id, replication, metric, value``."""
-    frames = []
-    for run_id in table["run_id"].unique():
-        runs = replicate(model, p.replace(**run_config(table, run_id)), replications=replications, seed=SEED,
-                         progress=False).runs
-        frames.append(runs.assign(run_id=run_id))
-    return pd.concat(frames, ignore_index=True)
+def no_change_baseline(published: pd.DataFrame, run_id: str, metric: str) -> float:
+    """The no-change baseline of a predicted cell: the answer a capacity planner gives without the model.
+
+    The reference configuration of each run is the report's own "before"
+    column (:data:`REFERENCE_RUNS`): the fast-path-off run of the same machine
+    for a fast-path run (EXPT5200 for the 9-way EXPTD440, EXPT5209 for the
+    5-way EXPTD442), the 3-VP run EXPTD440 for the 6-VP run EXPTD441, and the
+    calibrated 9-way base run EXPT5200 for the 5-way base run EXPT5209.  A
+    planner asked what the fast path, four fewer processors or three more
+    virtual processors per client will do, and given no model, carries the
+    measured figures of the configuration in hand over unchanged: that is the
+    forecaster's persistence forecast, and the model earns credit only where it
+    does better.  The baseline of a cell is the published value of the same
+    row in the reference run.  The two scheduler spin rows of EXPTD440 are
+    printed only in the 3-vs-6 table, so their baseline is that table's other
+    column (no change between 3 and 6 virtual processors,
+    :data:`REFERENCE_FALLBACK`).  For a percentage change the text states, the
+    no-change baseline is 0%.
+    """
+    reference = REFERENCE_FALLBACK.get((run_id, metric), REFERENCE_RUNS.get(run_id))
+    if reference is None:
+        raise ValueError(f"run_id = {run_id!r} has no reference run: allowed one of {sorted(REFERENCE_RUNS)}")
+    rows = published[(published["run_id"] == reference) & (published["metric"] == metric)]
+    if rows.empty:
+        raise ValueError(f"metric = {metric!r} is not published for the reference run {reference} of {run_id}")
+    return float(rows["value"].iloc[0])
+
+
+def tolerance(cell: Published, unit: str) -> Tolerance:
+    """The policy's 10% relative tolerance, or a resolution tolerance for a published zero.
+
+    The report prints DIAG 44 rates as whole numbers per second and percent
+    fast path as a whole percentage, so a published 0 means less than one.
+    """
+    if cell.value != 0:
+        return DEFAULT
+    return resolution(1.0, f"a published 0 has no relative error; the report prints {unit} as whole numbers, "
+                           "so 0 means less than 1")
+
+
+@dataclasses.dataclass(frozen=True)
+class RunPair(Params):
+    """Two runs of one comparison of the report, simulated with the same seeds (one sweep point).
+
+    ``before`` and ``after`` are validated records already; the pair checks
+    only that they are records and that the run names are published runs.
+    """
+
+    before_run: str
+    after_run: str
+    before: DiagParams
+    after: DiagParams
+
+    def __post_init__(self):
+        super().__post_init__()
+        for name in ("before_run", "after_run"):
+            if getattr(self, name) not in REFERENCE_RUNS and getattr(self, name) != BASE_RUN:
+                raise ValueError(f"RunPair.{name} = {getattr(self, name)!r} is not allowed: allowed one of "
+                                 f"{sorted({BASE_RUN, *REFERENCE_RUNS})}")
+        for name in ("before", "after"):
+            if not isinstance(getattr(self, name), DiagParams):
+                raise ValueError(f"RunPair.{name} = {getattr(self, name)!r} has the wrong type: allowed DiagParams")
+
+    def as_dict(self) -> dict:
+        """The run names only (the sweep's table gets one column per field)."""
+        return {"before_run": self.before_run, "after_run": self.after_run}
+
+
+def paired_model(pair: RunPair, seed: int) -> dict[str, float]:
+    """One replication of both runs of ``pair`` with one seed: ``run:metric`` and ``change:metric`` values.
+
+    A change is the percentage change from ``before`` to ``after`` in this
+    replication (NaN where ``before`` is 0: no change can be computed).
+    """
+    before, after = model(pair.before, seed), model(pair.after, seed)
+    values = {f"{pair.before_run}:{name}": value for name, value in before.items()}
+    values.update({f"{pair.after_run}:{name}": value for name, value in after.items()})
+    values.update({f"{_CHANGE}:{name}": 100 * (after[name] / before[name] - 1) if before[name] else math.nan
+                   for name in before})
+    return values
+
+
+def _published_cells() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The table cells compared (each run's row once, in its first table) and the text's changes."""
+    table = measurements()
+    first = table.drop_duplicates(["run_id", "metric"], keep="first")
+    return first, data.load(STUDY, "text_changes")
+
+
+def _cell_spec(row) -> tuple[Published, str]:
+    """A measurement row as a Published cell and its role."""
+    cell = Published(row.table, row.row, f"{row.column} ({row.run_id})", float(row.value))
+    if (row.run_id, row.metric) in CALIBRATION_CELLS:
+        return cell, "calibration"
+    return cell, "derived" if (row.run_id, row.metric) in DERIVED else "prediction"
+
+
+def _change_spec(row) -> tuple[Published, str]:
+    cell = Published(f"text: {row.comparison}", row.statement, f"{row.from_run} -> {row.to_run} (%)",
+                     float(row.percent_change))
+    return cell, "derived" if (row.from_run, row.to_run, row.metric) in DERIVED_CHANGES else "prediction"
+
+
+def precision_targets() -> list[dict[str, float]]:
+    """Per pair of :data:`PAIRS`: ``{metric: largest 95% half-width}`` of its predicted numbers.
+
+    A quarter of the tolerance of each predicted cell
+    (:data:`perfstudies.compare.PRECISION_FRACTION`).  The two scheduler-spin
+    changes have no target: the model's 3-VP run has replications without any
+    spinning, where a per-replication change does not exist (see
+    :func:`comparison`).
+    """
+    table, changes = _published_cells()
+    targets = {name: {} for name in PAIRS}
+    for row in table.itertuples():
+        cell, role = _cell_spec(row)
+        if role == "prediction":
+            targets[row.table][f"{row.run_id}:{row.metric}"] = \
+                PRECISION_FRACTION * tolerance(cell, row.row).allowed_error(cell.value)
+    for row in changes.itertuples():
+        cell, role = _change_spec(row)
+        if role == "prediction" and row.metric not in UNDEFINED_PER_REPLICATION:
+            targets[row.comparison][f"{_CHANGE}:{row.metric}"] = \
+                PRECISION_FRACTION * DEFAULT.allowed_error(cell.value)
+    return [targets[name] for name in PAIRS]
+
+
+def simulate_pairs(cap: int = CAP) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
+    """The replications of every pair (tidy rows of :func:`perfstudies.sweep.sweep_until`) and the missed targets."""
+    published = measurements()
+    params = calibrate()
+    pairs = [RunPair(before, after, params.replace(**run_config(published, before)),
+                     params.replace(**run_config(published, after))) for before, after in PAIRS.values()]
+    return sweep_until(paired_model, pairs, precision_targets(), seed=SEED, initial=INITIAL_REPLICATIONS, cap=cap,
+                       max_workers=MAX_WORKERS)
+
+
+def comparison_runs() -> tuple[pd.DataFrame, list[tuple[int, str]]]:
+    """:func:`simulate_pairs`, from the disk memo when the sources have not changed."""
+    return memoized("diag44-comparison-runs", simulate_pairs, cap=CAP)
 
 
 def _interval(values: np.ndarray) -> tuple[float, float]:
-    """Mean and Student-t 95% half-width of replication values (NaN half-width for one value)."""
-    mean = float(np.mean(values))
-    if len(values) < 2:
-        return mean, float("nan")
-    return mean, float(stats.t.ppf(0.975, len(values) - 1) * np.std(values, ddof=1) / np.sqrt(len(values)))
+    """Mean and Student-t 95% half-width (NaN for one value)."""
+    summary = summarize(pd.DataFrame({"metric": "x", "value": values}))
+    return float(summary["mean"].iloc[0]), float(summary["half_width"].iloc[0])
 
 
-def _tolerance(value: float, row: str):
-    if value == 0:
-        return resolution(1.0, f"{row} is printed as a whole number; a published 0 has no relative error")
-    return DEFAULT
+def _ratio_change(before: np.ndarray, after: np.ndarray) -> tuple[float, float]:
+    """Percentage change of the means and its delta-method 95% half-width from paired replications."""
+    ratio = after.mean() / before.mean()
+    residual = after - ratio * before
+    half = stats.t.ppf(0.975, len(before) - 1) * residual.std(ddof=1) / (np.sqrt(len(before)) * before.mean())
+    return 100 * (ratio - 1), 100 * float(half)
 
 
-def _table_cells(table: pd.DataFrame, runs: pd.DataFrame) -> list[Cell]:
-    cells = []
-    seen_runs = set()
-    for (table_name, column), group in table.groupby(["table", "column"], sort=False):
-        run_id = group["run_id"].iloc[0]
-        repeat = run_id in seen_runs
-        seen_runs.add(run_id)
-        for row in group.itertuples():
-            if repeat and row.metric in set(table[(table["run_id"] == run_id) & (table["table"] != table_name)]["metric"]):
-                continue  # the same run's cell is already compared in an earlier table
-            values = runs[(runs["run_id"] == run_id) & (runs["metric"] == row.metric)]["value"].to_numpy()
-            mean, half = _interval(values)
-            reference = table[(table["run_id"] == REFERENCE_RUNS[run_id]) & (table["metric"] == row.metric)]
-            baseline = float(reference["value"].iloc[0]) if len(reference) else 0.0
-            role = "calibration" if (run_id, row.metric) in CALIBRATION_CELLS else "prediction"
-            cells.append(Cell(Published(table_name, row.row, f"{column} ({run_id})", float(row.value)), mean, role,
-                              half, baseline, _tolerance(row.value, row.row)))
-    return cells
-
-
-def _change_cells(changes: pd.DataFrame, runs: pd.DataFrame) -> list[Cell]:
-    cells = []
-    wide = runs.pivot_table(index=["run_id", "replication"], columns="metric", values="value")
-    for row in changes.itertuples():
-        before = wide.loc[row.from_run][row.metric].to_numpy()
-        after = wide.loc[row.to_run][row.metric].to_numpy()
-        mean = 100 * (after.mean() - before.mean()) / before.mean()
-        half = _interval(100 * (after - before) / before)[1] if (before > 0).all() else float("nan")
-        note = "percentage change of the replication means; interval from paired replications (same seeds)"
-        cells.append(Cell(Published(f"text: {row.comparison}", row.statement, f"{row.from_run} -> {row.to_run} (%)",
-                                    float(row.percent_change)), mean, "prediction", half, 0.0, DEFAULT, note))
-    return cells
+def _precision_note(cell: Cell, count: int, targeted: bool) -> str:
+    if cell.precise:
+        return ""
+    allowed = PRECISION_FRACTION * cell.tolerance.allowed_error(cell.published.value)
+    why = (f"the cap of {CAP} replications was reached" if count >= CAP and targeted
+           else f"no per-replication target (see comparison.precision_targets); {count} replications")
+    return f"; IMPRECISE: 95% half-width {cell.ci_half_width:.3g} > {allowed:.3g} (a quarter of the tolerance), {why}"
 
 
 def comparison() -> pd.DataFrame:
-    """The standard comparison table: every published cell, calibrated or predicted."""
-    table = measurements()
-    runs = simulate_runs(calibrate(), table)
-    cells = _table_cells(table, runs) + _change_cells(data.load(STUDY, "text_changes"), runs)
+    """The standard comparison table: every published cell, its role, tolerance and no-change baseline."""
+    table, changes = _published_cells()
+    published = measurements()
+    runs, _ = comparison_runs()
+    pair_index = {name: index for index, name in enumerate(PAIRS)}
+    by_metric = {key: group["value"].to_numpy() for key, group in runs.groupby(["point", "metric"], sort=False)}
+    cells = []
+    for row in table.itertuples():
+        cell, role = _cell_spec(row)
+        values = by_metric[(pair_index[row.table], f"{row.run_id}:{row.metric}")]
+        mean, half = _interval(values)
+        if role == "prediction":
+            reference = REFERENCE_FALLBACK.get((row.run_id, row.metric), REFERENCE_RUNS[row.run_id])
+            note = f"mean of {len(values)} replications; baseline: the same row of {reference}"
+            baseline = no_change_baseline(published, row.run_id, row.metric)
+        else:
+            note = DERIVED.get((row.run_id, row.metric), "") if role == "derived" else \
+                f"sets {CALIBRATION_CELLS[(row.run_id, row.metric)]}"
+            baseline = math.nan
+        result = Cell(cell, mean, role, half, baseline, tolerance(cell, row.row), note)
+        if role == "prediction":
+            result = dataclasses.replace(result, note=note + _precision_note(result, len(values), True))
+        cells.append(result)
+    for row in changes.itertuples():
+        cell, role = _change_spec(row)
+        index = pair_index[row.comparison]
+        before = by_metric[(index, f"{row.from_run}:{row.metric}")]
+        after = by_metric[(index, f"{row.to_run}:{row.metric}")]
+        if row.metric in UNDEFINED_PER_REPLICATION:
+            mean, half = _ratio_change(before, after)
+            how = (f"change of the means of {len(before)} paired replications, delta-method interval "
+                   f"({int((before == 0).sum())} replications of {row.from_run} have none, where a "
+                   "per-replication change does not exist)")
+        else:
+            mean, half = _interval(by_metric[(index, f"{_CHANGE}:{row.metric}")])
+            how = f"mean of {len(before)} per-replication changes (paired: same seeds)"
+        if role == "derived":
+            cells.append(Cell(cell, mean, role, half, tolerance=DEFAULT,
+                              note=f"{DERIVED_CHANGES[(row.from_run, row.to_run, row.metric)]}; {how}"))
+            continue
+        result = Cell(cell, mean, role, half, 0.0, DEFAULT, f"{how}; baseline: no change (0%)")
+        targeted = row.metric not in UNDEFINED_PER_REPLICATION
+        cells.append(dataclasses.replace(result, note=result.note + _precision_note(result, len(before), targeted)))
     return comparison_table(cells, study=STUDY, document=DOCUMENT)

@@ -20,8 +20,8 @@ from perfstudies.runner import replicate, summarize
 from perfstudies.sweep import run_sweep
 
 from . import analytic
-from .calibration import calibrate, measurements, run_config, run_values
-from .comparison import simulate_runs
+from .calibration import measurements, run_config, run_values
+from .comparison import PAIRS, comparison_runs
 from .network import model
 from .params import SEED, DiagParams
 
@@ -49,8 +49,8 @@ def widget_run(params: DiagParams | None = None) -> pd.DataFrame:
 
 
 def live_view(summary: pd.DataFrame) -> pd.DataFrame:
-    """The rows of a :func:`widget_run` summary the live panel shows: mean and half-width."""
-    return summary.loc[list(LIVE_METRICS), ["mean", "half_width"]]
+    """The rows of a :func:`widget_run` summary the live panel shows: metric, mean and half-width."""
+    return summary.loc[list(LIVE_METRICS), ["mean", "half_width"]].rename_axis("metric").reset_index()
 
 
 def sweep_points() -> list[DiagParams]:
@@ -89,10 +89,17 @@ def theory_table() -> pd.DataFrame:
 
 
 def fast_path_runs() -> pd.DataFrame:
-    """The comparison's replications of the fast-path runs, summarized per run and metric."""
-    runs = simulate_runs(calibrate(), measurements())
-    runs = runs[runs["run_id"].isin(FAST_RUNS)]
-    return summarize(runs, by=["run_id", "metric"]).reset_index()
+    """The comparison's replications of the fast-path runs, summarized per run and metric.
+
+    Each run comes from the pair of its own table (:data:`.comparison.PAIRS`):
+    the numbers are the ones the comparison table shows.
+    """
+    runs, _ = comparison_runs()
+    frames = []
+    for index, (table, (_, after)) in enumerate(PAIRS.items()):
+        rows = runs[(runs["point"] == index) & runs["metric"].str.startswith(f"{after}:")]
+        frames.append(rows.assign(run_id=after, metric=rows["metric"].str.removeprefix(f"{after}:")))
+    return summarize(pd.concat(frames), by=["run_id", "metric"]).reset_index()
 
 
 def sibling_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -101,9 +108,10 @@ def sibling_table(summary: pd.DataFrame) -> pd.DataFrame:
     half = summary[summary["metric"] == "pct_fast"].set_index("run_id").loc[list(FAST_RUNS), "half_width"]
     vps = np.array([run_config(measurements(), run)["client_vps"] for run in FAST_RUNS])
     return pd.DataFrame({
+        "run": list(FAST_RUNS),
         "simulated pi": wide["sibling_queued_share"],
         "binomial (1 - pi)^(V-1)": (1 - wide["sibling_queued_share"]) ** (vps - 1),
         "simulated fast-path share of yields": wide["fast_yield_share"],
         "simulated % fast": wide["pct_fast"],
         "95% CI half-width": half,
-    })
+    }).reset_index(drop=True)

@@ -20,7 +20,7 @@ from perfstudies.fifo import FIFONode
 from perfstudies.networks import closed_population, with_state
 from perfstudies.runner import run_ciw
 
-from .mechanism import (IDLE, REAL_PROCESSORS, SERVER, BurstTime, FollowNodeDecision, IdleNode, Latency,
+from .mechanism import (REAL_PROCESSORS, SERVER, BurstTime, FollowNodeDecision, IdleNode, Latency,
                         RealProcessorNode, client_class)
 from .metrics import metrics
 from .params import DiagParams
