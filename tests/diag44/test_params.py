@@ -1,8 +1,14 @@
 """The parameter record refuses what the model cannot run, naming the field and its range."""
 
+import time
+
 import pytest
 
-from perfstudies.models.diag44 import DiagParams
+from perfstudies.models.diag44 import LIVE_CONTROLS, WIDGET_DEFAULTS, DiagParams, build_network, sweep_points
+from perfstudies.models.diag44.calibration import measurements, run_config
+from perfstudies.models.diag44.network import node_classes
+from perfstudies.params import MAX_EVENTS
+from perfstudies.runner import run_ciw
 
 
 @pytest.mark.parametrize("field, value, allowed", [
@@ -20,3 +26,62 @@ def test_invalid_parameters_name_the_field_and_range(field, value, allowed):
 def test_warmup_must_be_shorter_than_the_run():
     with pytest.raises(ValueError, match="DiagParams.warmup_us = .*warmup_us < max_time_us"):
         DiagParams(max_time_us=1e5, warmup_us=2e5)
+
+
+# --- the event budget (issue 16, item 3) ---------------------------------------------------------
+
+@pytest.mark.parametrize("fields", [
+    dict(base_work_us=1e-9),                    # issue 16's example: ran for minutes
+    dict(max_time_us=1e8, slices_per_tx=1_000),
+    dict(contention=0.99, client_vps=8, real_processors=16, normal_cp_us=0.0, normal_spin_us=0.0,
+         lock_hold_us=1e-6),                    # yields that cost nothing repeat for ever
+])
+def test_runs_beyond_the_event_budget_are_refused_at_once(fields):
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=r"DiagParams.max_time_us = .* one replication needs about .* simulated "
+                                         r"events; allowed at most 3,000,000 \(reduce max_time_us"):
+        DiagParams(**fields)
+    assert time.perf_counter() - started < 0.1
+
+
+def test_the_defaults_and_every_configuration_the_chapter_runs_are_accepted():
+    table = measurements()
+    configurations = [DiagParams(), WIDGET_DEFAULTS, *sweep_points(),
+                      *(DiagParams(**run_config(table, run)) for run in table["run_id"].unique()),
+                      DiagParams(latency_us=360_000.0, client_share=0.35)]   # the chapter's exercise 4
+    spec = DiagParams.spec()
+    for name in LIVE_CONTROLS:                  # every end of every live control
+        if spec[name]["kind"] == "bool":
+            configurations += [WIDGET_DEFAULTS.replace(**{name: value}) for value in (False, True)]
+        else:
+            configurations += [WIDGET_DEFAULTS.replace(**{name: spec[name][end]}) for end in ("low", "high")]
+    extremes = {name: spec[name]["high"] for name in ("real_processors", "client_vps", "connections")}
+    configurations.append(WIDGET_DEFAULTS.replace(**extremes))
+    assert all(p.events_estimate() <= MAX_EVENTS for p in configurations)
+    assert DiagParams(max_time_us=1e8).events_estimate() <= MAX_EVENTS, "the longest run of the defaults"
+
+
+class _Counting:
+    """Mixin counting every end of service (one Ciw event each) of a node."""
+
+    count = 0
+
+    def finish_service(self):
+        _Counting.count += 1
+        return super().finish_service()
+
+
+def _counting(node_class: type) -> type:
+    class Counting(_Counting, node_class):
+        pass
+    return Counting
+
+
+@pytest.mark.parametrize("fields", [dict(), dict(real_processors=1, client_vps=8), dict(client_vps=6),
+                                    dict(fast_path=False, real_processors=5)])
+def test_the_estimate_is_honest_against_counted_events(fields):
+    p = DiagParams(max_time_us=1e6, warmup_us=1e5, **fields)
+    classes = [_counting(cls) for cls in node_classes(p)]
+    _Counting.count = 0
+    run_ciw(build_network(p), 1, p.max_time_us, p.warmup_us, node_class=classes)
+    assert 0.5 <= p.events_estimate() / _Counting.count <= 6

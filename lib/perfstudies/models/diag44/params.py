@@ -86,3 +86,37 @@ class DiagParams(Params):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup("warmup_us", "max_time_us")
+        self.check_event_budget(self.events_estimate(), ("max_time_us", "slices_per_tx", "real_processors"))
+
+    def events_estimate(self) -> float:
+        """About how many Ciw events one replication needs (it errs high: 2 to 5 times the count at the report's runs).
+
+        Transactions: the run length times the highest transaction rate the
+        processors, the client VPs, the server VPs and (with a latency) the
+        connections allow, each transaction costing at least ``base_work_us``
+        of processor time.  Events per transaction: one per client slice and
+        three per first yield of a slice (chance ``1 - (1 - contention)^h``
+        with ``h`` the siblings that can run), one per time slice of work and
+        a few for the server and the idle node.  A VP whose normal-path yield
+        finds the lock held again yields again; those repeats (geometric in
+        the same chance) are bounded by what the one scheduler lock and the
+        processors can serve in the run, since each holds the lock
+        ``lock_hold_us`` and costs ``normal_cp_us + normal_spin_us`` per DIAG 44.
+        """
+        work = self.base_work_us
+        rate = min(self.real_processors / work,
+                   self.client_guests * self.client_vps / (self.client_share * work),
+                   self.server_guests / ((1 - self.client_share) * work))
+        if self.latency_us > 0:
+            rate = min(rate, self.connections / self.latency_us)
+        transactions = rate * self.max_time_us
+        siblings = min(self.client_vps, self.real_processors) - 1
+        first_yield = 1 - (1 - self.contention) ** siblings
+        all_yields = (1 - self.contention) ** -siblings - 1
+        per_transaction = self.slices_per_tx * (1 + 3 * first_yield) + work / self.time_slice_us + 3
+        yield_us = self.diags_per_yield * (self.normal_cp_us + self.normal_spin_us)
+        served = self.max_time_us / (self.lock_hold_us * self.diags_per_yield)
+        if yield_us > 0:
+            served = min(served, self.real_processors * self.max_time_us / yield_us)
+        repeats = min(transactions * self.slices_per_tx * (all_yields - first_yield), served)
+        return transactions * per_transaction + 3 * repeats
