@@ -5,8 +5,8 @@ import math
 import pandas as pd
 import pytest
 
-from perfstudies.compare import (COLUMNS, DEFAULT, POOLED, Cell, Published, Tolerance, comparison_table,
-                                 documented, in_words, resolution, scoreboard, worst_cells)
+from perfstudies.compare import (COLUMNS, DEFAULT, POOLED, Cell, Published, Tolerance, comparison_table, documented,
+                                 imprecise_note, in_words, resolution, scoreboard, worst_cells)
 
 ONE_TAPE = resolution(1.0, "tape counts are whole cartridges")
 
@@ -150,3 +150,12 @@ def test_worst_cells_refuses_a_negative_count():
 def test_every_public_function_names_a_bad_argument(call, name):
     with pytest.raises(ValueError, match=rf"^{name}.*allowed"):
         call()
+
+
+def test_imprecise_note_says_why_a_cell_is_too_noisy():
+    noisy = _cell("rate", 10.0, 10.5, ci_half_width=0.5, baseline=12.0)
+    assert imprecise_note(noisy, replications=40, cap=40).startswith(
+        "IMPRECISE: 95% half-width 0.5 > 0.25 (a quarter of the tolerance); the cap of 40 replications was reached")
+    assert imprecise_note(_cell("rate", 10.0, 10.5, ci_half_width=0.1, baseline=12.0), 5, 40) == ""
+    with pytest.raises(ValueError, match=r"^cap = 0 is out of range"):
+        imprecise_note(noisy, 5, 0)

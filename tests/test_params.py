@@ -109,3 +109,22 @@ def test_argument_checkers_accept_numpy_numbers_and_name_the_argument():
 def test_a_huge_integer_for_a_real_field_is_refused_as_not_finite():
     with pytest.raises(ValueError, match=r"Example\.rate = inf is not finite"):
         Example(rate=10**400)
+
+
+def test_event_budget_names_the_fields_to_raise_first():
+    from dataclasses import dataclass
+
+    from perfstudies.params import Params, param
+
+    @dataclass(frozen=True)
+    class Work(Params):
+        service_s: float = param(1.0, low=0.0, low_open=True, high=10.0)
+        max_time: float = param(10.0, low=1.0, high=1e9)
+
+        def __post_init__(self):
+            super().__post_init__()
+            self.check_event_budget(self.max_time / self.service_s, ("max_time",), shrinking=("service_s",))
+
+    with pytest.raises(ValueError, match=r"^Work.service_s = 1e-09 is out of range: with service_s = 1e-09, "
+                                         r"max_time = 10.0, .*\(reduce max_time, or raise service_s\)"):
+        Work(service_s=1e-9)

@@ -40,6 +40,8 @@ TOLERANCE_GROUNDS = ("default", "document", "resolution")
 #: A simulated number is precise enough to compare when its CI half-width is at
 #: most this fraction of its tolerance.
 PRECISION_FRACTION = 0.25
+#: What the note of a cell whose confidence interval stayed too wide begins with.
+IMPRECISE = "IMPRECISE"
 #: The share of the published value the scoreboard's tolerance-free column uses.
 TEN_PERCENT = 0.10
 
@@ -263,6 +265,26 @@ class Cell:
                 "precise": self.precise, "baseline": self.baseline,
                 "baseline_rel_error": _relative(self.baseline, p.value), "beats_baseline": self.beats_baseline,
                 "weak_evidence": self.weak_evidence, "note": self.note}
+
+
+def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
+    """The standard note for a cell whose CI half-width stayed above its precision target ("" if precise).
+
+    Sequential replication stops at a cap (:func:`perfstudies.runner.replicate_until`);
+    a cell that reaches it is still compared and scored, and says so in its note
+    (the scoreboard counts such cells in its ``imprecise`` column).
+    """
+    if not isinstance(cell, Cell):
+        raise ValueError(f"cell = {cell!r} has the wrong type: allowed a Cell")
+    for name, value in (("replications", replications), ("cap", cap)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+            raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {name} >= 1")
+    if cell.precise:
+        return ""
+    allowed = PRECISION_FRACTION * cell.tolerance.allowed_error(cell.published.value)
+    why = (f"the cap of {cap} replications was reached" if replications >= cap
+           else f"{replications} replications, no precision target")
+    return f"{IMPRECISE}: 95% half-width {cell.ci_half_width:.3g} > {allowed:.3g} (a quarter of the tolerance); {why}"
 
 
 def _relative(value: float, published: float) -> float:

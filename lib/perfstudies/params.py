@@ -217,25 +217,31 @@ class Params:
             raise ValueError(f"{type(self).__name__}.{warmup} = {start!r} is out of range: "
                              f"allowed 0 <= {warmup} < {length} ({end})")
 
-    def check_event_budget(self, events: float, fields: tuple[str, ...]) -> None:
+    def check_event_budget(self, events: float, fields: tuple[str, ...], shrinking: tuple[str, ...] = ()) -> None:
         """Raise the standard ValueError when one replication would need more than ``MAX_EVENTS`` events.
 
         ``events`` is the record's own estimate (for example arrival rate x
-        run length x nodes visited) and ``fields`` the fields it grows with,
-        which the message names so the reader knows what to reduce.  Call it
-        from ``__post_init__`` of every simulated record: in-range values can
-        still multiply into a run of hours.
+        run length x nodes visited); ``fields`` are the fields it grows with and
+        ``shrinking`` those it falls with (a smaller service time means more
+        events per simulated second), which the message names so the reader
+        knows what to change.  Call it from ``__post_init__`` of every
+        simulated record: in-range values can still multiply into a run of hours.
         """
         if isinstance(fields, str) or not isinstance(fields, (tuple, list)) or not fields:
             raise ValueError(f"fields = {fields!r} has the wrong type: allowed a non-empty tuple of field names")
+        if isinstance(shrinking, str) or not isinstance(shrinking, (tuple, list)):
+            raise ValueError(f"shrinking = {shrinking!r} has the wrong type: allowed a tuple of field names")
         self._check_field_names("fields", fields)
+        self._check_field_names("shrinking", shrinking)
         if isinstance(events, bool) or not isinstance(events, numbers.Real) or math.isnan(events) or events < 0:
             raise ValueError(f"events = {events!r} is out of range: allowed a number of events >= 0")
         if not events <= MAX_EVENTS:
-            values = ", ".join(f"{name} = {getattr(self, name)!r}" for name in fields)
-            raise ValueError(f"{type(self).__name__}.{fields[0]} = {getattr(self, fields[0])!r} is out of range: "
+            named = list(shrinking) + list(fields)
+            values = ", ".join(f"{name} = {getattr(self, name)!r}" for name in named)
+            change = f"reduce {' or '.join(fields)}" + (f", or raise {' or '.join(shrinking)}" if shrinking else "")
+            raise ValueError(f"{type(self).__name__}.{named[0]} = {getattr(self, named[0])!r} is out of range: "
                              f"with {values}, one replication needs about {events:.3g} simulated events; "
-                             f"allowed at most {MAX_EVENTS:,} (reduce {' or '.join(fields)})")
+                             f"allowed at most {MAX_EVENTS:,} ({change})")
 
     def _check_field_names(self, argument: str, names) -> None:
         known = [field.name for field in dataclasses.fields(self)]
