@@ -1,10 +1,19 @@
 """Altair charts that look alike across studies and render offline in the book.
 
-Call :func:`setup` once at the top of a notebook.  In JupyterLab charts use
-Altair's default renderer (JupyterLab draws Vega-Lite itself).  During a book
-build (:func:`perfstudies.context.building_book`) charts become a ``<div>`` plus a script that calls the ``vegaEmbed`` loaded
-from the book's own ``_static/vendor`` files, so pages need no network.
-"""
+Call :func:`setup` once at the top of a notebook.  Outside the book build it
+enables Altair's ``mimetype`` renderer: a chart becomes an
+``application/vnd.vegalite.v5+json`` output that the front end draws with its
+own Vega, so nothing is fetched from a CDN.  JupyterLab 4 (``make lab``;
+``tests/test_lab_browser.py`` checks every chart draws offline) uses the Vega
+bundled in JupyterLab (Vega-Lite 5.6 in JupyterLab 4.6: it warns in the
+console that Altair's specs name a newer 5.x, and draws them); Notebook 7 is
+built from the same parts.  VS Code draws this output with its Jupyter
+renderers extension.  Classic Notebook 6 / nbclassic has no renderer for it and
+shows Altair's "renderer has not been properly enabled" text instead: there,
+with a network, ``alt.renderers.enable("default")`` after ``setup()`` draws
+from the CDN.  During a book build (:func:`perfstudies.context.building_book`)
+charts become a ``<div>`` plus a script that calls the ``vegaEmbed`` loaded
+from the book's own ``_static/vendor`` files, so pages need no network."""
 
 import hashlib
 import itertools
@@ -58,16 +67,26 @@ def _theme() -> alt.theme.ThemeConfig:
     }
 
 
+# Options for vega-embed in JupyterLab: SVG like the book, and only the menu
+# entries that work offline (saving the chart; not "Open in Vega Editor").
+LIVE_EMBED_OPTIONS = {"renderer": "svg",
+                      "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
+
+
 def setup() -> str:
-    """Enable the house theme and the right renderer; return the renderer's name."""
+    """Enable the house theme and the right renderer; return the renderer's name.
+
+    ``"perfstudies-book"`` while the book builds (the page's own ``vegaEmbed``),
+    ``"mimetype"`` anywhere else (the front end's own Vega, no network).
+    """
     alt.theme.enable("perfstudies")
     alt.data_transformers.disable_max_rows()
     if building_book():
         alt.renderers.register("perfstudies-book", _book_renderer)
         alt.renderers.enable("perfstudies-book")
         return "perfstudies-book"
-    alt.renderers.enable("default")
-    return "default"
+    alt.renderers.enable("mimetype", embed_options=LIVE_EMBED_OPTIONS)
+    return "mimetype"
 
 
 def published_vs_model(table: pd.DataFrame, x: str = "column", facet: str | None = "row",
