@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import pytest
 
+from perfstudies.context import BOOK_BUILD_ENV
 from perfstudies.params import Params, param
 from perfstudies.widgets import controls, live_panel
 
@@ -45,11 +46,78 @@ def test_live_panel_reruns_and_reports_invalid_combinations():
     calls = []
     panel = live_panel(Demo, ["drives", "load"], run=lambda p: calls.append(p) or p.drives,
                        render=lambda result: f"{result} drives")
-    drives, load, status = panel.children[0], panel.children[1], panel.children[2]
-    assert [p.drives for p in calls] == [2]
+    drives, load, status = panel.controls["drives"], panel.controls["load"], panel.status
+    assert [p.drives for p in calls] == [2] and "model ran in" in status.value
     drives.value = 3
-    assert calls[-1].drives == 3 and "re-ran" in status.value
+    assert calls[-1].drives == 3 and "model re-ran in" in status.value
     drives.value = 1
     load.value = 1.5  # more than drives / 2: the record refuses it, the model does not run
     assert "Invalid input" in status.value and "Demo.load" in status.value
     assert calls[-1].load != 1.5
+    assert not panel.output.outputs, "a stale output stays beside the error"
+    assert not any(box.disabled for box in panel.controls.values())
+
+
+def test_live_panel_labels_sit_above_their_controls_in_full():
+    panel = live_panel(Demo, ["load", "device"], run=lambda p: p, render=str)
+    labels = [child.value for child in panel.children if isinstance(child, widgets.HTML)]
+    assert "load (1/s)" in labels[0] and "device" in labels[1]
+    assert panel.controls["load"].description == "" and panel.controls["load"].tooltip == "load (1/s)"
+    assert panel.children[1] is panel.controls["load"] and "perfstudies-live-panel" in panel._dom_classes
+
+
+def test_live_panel_shows_a_running_state_while_the_model_runs():
+    seen, panel = [], None
+
+    def run(params):  # records what a front end shows while the model runs
+        if panel is not None:
+            seen.append(([box.disabled for box in panel.controls.values()], panel.status.value))
+        return params.drives
+
+    panel = live_panel(Demo, ["drives"], run=run, render=str)
+    panel.controls["drives"].value = 3
+    (disabled, status), = seen
+    assert disabled == [True] and "running the model for drives = 3" in status and "previous values" in status
+    assert not panel.controls["drives"].disabled and "re-ran" in panel.status.value
+
+
+@pytest.mark.parametrize(("run", "render", "words"), [
+    (lambda p: 1 / 0 if p.drives == 3 else 1, str, "ZeroDivisionError: division by zero"),
+    (lambda p: p.drives, lambda r: (_ for _ in ()).throw(ValueError("no chart for 3")) if r == 3 else str(r),
+     "ValueError: no chart for 3"),
+])
+def test_live_panel_reports_model_and_render_failures_in_words(run, render, words):
+    panel = live_panel(Demo, ["drives"], run=run, render=render)
+    panel.controls["drives"].value = 3
+    assert "The model failed" in panel.status.value and words in panel.status.value
+    assert "Traceback" not in panel.status.value and not panel.output.outputs
+    assert not panel.controls["drives"].disabled
+    panel.controls["drives"].value = 2
+    assert "re-ran" in panel.status.value
+
+
+def test_live_panel_is_a_snapshot_in_the_static_book(monkeypatch):
+    monkeypatch.setenv(BOOK_BUILD_ENV, "1")
+    calls = []
+    panel = live_panel(Demo, ["drives", "load"], run=lambda p: calls.append(p) or p.drives, render=str)
+    assert all(box.disabled for box in panel.controls.values())
+    assert "run this page live to move these controls" in panel.status.value
+    assert "ran in" not in panel.status.value and len(calls) == 1
+    panel.controls["drives"].value = 3  # nothing listens in the static book
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"params_cls": dict}, TypeError, r"params_cls = <class 'dict'> is not allowed: a Params subclass"),
+    ({"names": "drives"}, TypeError, r"names = 'drives' is not allowed"),
+    ({"names": []}, TypeError, r"names = \[\] is not allowed"),
+    ({"names": ["drives", "drives"]}, ValueError, r"each field at most once"),
+    ({"defaults": 3}, TypeError, r"defaults = 3 is not allowed: None or a Demo record"),
+    ({"run": None}, TypeError, r"run = None is not allowed: a callable"),
+    ({"render": "chart"}, TypeError, r"render = 'chart' is not allowed: a callable"),
+    ({"ranges": {"load": (1.0, 0.5)}}, ValueError, r"ranges\['load'\] = \(1.0, 0.5\) is not allowed: low < high"),
+])
+def test_live_panel_validates_its_arguments(kwargs, error, message):
+    arguments = dict(params_cls=Demo, names=["drives", "load"], run=lambda p: p, render=str) | kwargs
+    with pytest.raises(error, match=message):
+        live_panel(**arguments)

@@ -2,8 +2,11 @@
 
 The book's Sphinx extension (``book/_ext/offline_assets.py``) sets
 ``PERFSTUDIES_BOOK_BUILD=1`` before notebooks execute; kernels inherit it.
-Static pages then get charts drawn by the book's own Vega files and no
-progress bars (a finished progress bar on a static page is only noise).
+Static pages then get charts drawn by the book's own Vega files, no
+progress bars (a finished progress bar on a static page is only noise), and
+live panels built as snapshots (controls disabled, no timing), since no
+kernel is behind them.  Anywhere else (JupyterLab, a script, the tests) the
+code runs live.
 """
 
 import os

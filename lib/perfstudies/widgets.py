@@ -4,20 +4,42 @@
 record into sliders, dropdowns and checkboxes whose ranges are exactly the
 ranges the record accepts, so a widget cannot offer an invalid value.
 :func:`live_panel` wires the controls to a model: every change builds a new
-record, re-runs the model and redraws its output; an invalid combination
-shows the record's own error message instead of a stale chart.
+record, re-runs the model and redraws its output.  While the model runs the
+controls are disabled and the status line says so; a combination the record
+refuses, or a model that fails, is reported in words and the output is
+cleared, so no stale chart is ever presented as the answer to the new values.
+
+In the static book (:func:`perfstudies.context.building_book`) there is no
+kernel behind the controls, so the panel is built as a snapshot: controls
+disabled, a note saying to run the page live, and no timing.
 """
 
+import html
+import itertools
 import time
 from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 from IPython.display import display
 
+from perfstudies.context import building_book
 from perfstudies.params import Params, validate_value
 
 LABEL_STYLE = {"description_width": "14em"}
 LAYOUT = widgets.Layout(width="34em")
+#: DOM classes of the panel and its parts (the browser tests find them by these).
+PANEL_CLASS = "perfstudies-live-panel"
+STATUS_CLASS = "perfstudies-panel-status"
+OUTPUT_CLASS = "perfstudies-panel-output"
+#: The status line's texts: what the browser tests and readers look for.
+RUNNING = "running the model"
+SNAPSHOT = "run this page live to move these controls"
+# A turning ring drawn by the browser itself (SVG animation: no font, no script).
+SPINNER = ("<svg width='14' height='14' viewBox='0 0 50 50' style='vertical-align: -2px' aria-hidden='true'>"
+           "<circle cx='25' cy='25' r='20' fill='none' stroke='currentColor' stroke-width='6' "
+           "stroke-dasharray='90 40'><animateTransform attributeName='transform' type='rotate' "
+           "from='0 25 25' to='360 25 25' dur='1s' repeatCount='indefinite'/></circle></svg>")
+_panel_ids = itertools.count()
 
 
 def controls(params_cls: type[Params], names: Sequence[str], defaults: Params | None = None,
@@ -36,6 +58,7 @@ def controls(params_cls: type[Params], names: Sequence[str], defaults: Params | 
         ``{field: (low, high)}`` narrower slider ranges; each must lie inside
         the field's allowed range, and is required for unbounded numbers.
     """
+    _check_record_arguments(params_cls, names, defaults, ranges)
     spec = params_cls.spec()
     defaults = defaults or params_cls()
     ranges = dict(ranges or {})
@@ -46,9 +69,27 @@ def controls(params_cls: type[Params], names: Sequence[str], defaults: Params | 
             for name in names}
 
 
-def _widget(owner: str, name: str, meta: dict, value, span: tuple | None) -> widgets.Widget:
+def _check_record_arguments(params_cls, names, defaults, ranges) -> None:
+    if not (isinstance(params_cls, type) and issubclass(params_cls, Params)):
+        raise TypeError(f"params_cls = {params_cls!r} is not allowed: a Params subclass")
+    if isinstance(names, str) or not isinstance(names, Sequence) or not names \
+            or not all(isinstance(name, str) for name in names):
+        raise TypeError(f"names = {names!r} is not allowed: a non-empty sequence of field names (str)")
+    if len(set(names)) != len(names):
+        raise ValueError(f"names = {list(names)!r} is not allowed: each field at most once")
+    if defaults is not None and not isinstance(defaults, params_cls):
+        raise TypeError(f"defaults = {defaults!r} is not allowed: None or a {params_cls.__name__} record")
+    if ranges is not None and not isinstance(ranges, Mapping):
+        raise TypeError(f"ranges = {ranges!r} is not allowed: None or a mapping {{field: (low, high)}}")
+
+
+def _label(meta: dict, name: str) -> str:
     label = meta["doc"] or name
-    common = dict(value=value, description=label, style=LABEL_STYLE, layout=LAYOUT)
+    return f"{label} ({meta['unit']})" if meta["unit"] and meta["kind"] in ("int", "float") else label
+
+
+def _widget(owner: str, name: str, meta: dict, value, span: tuple | None) -> widgets.Widget:
+    common = dict(value=value, description=meta["doc"] or name, style=LABEL_STYLE, layout=LAYOUT)
     if meta["choices"] is not None:
         return widgets.Dropdown(options=list(meta["choices"]), **common)
     if meta["kind"] == "bool":
@@ -56,12 +97,16 @@ def _widget(owner: str, name: str, meta: dict, value, span: tuple | None) -> wid
     if meta["kind"] == "str":
         return widgets.Text(**common)
     if span is not None:
+        if not (isinstance(span, tuple) and len(span) == 2):
+            raise ValueError(f"ranges[{name!r}] = {span!r} is not allowed: a (low, high) pair")
         for end in span:
             try:
                 validate_value(owner, name, end, meta)
             except ValueError as error:
                 raise ValueError(f"ranges[{name!r}] = {span!r} is not allowed: {error}") from None
         low, high = span
+        if not low < high:
+            raise ValueError(f"ranges[{name!r}] = {span!r} is not allowed: low < high")
     else:
         low, high = meta["low"], meta["high"]
         if low is None or high is None:
@@ -71,11 +116,20 @@ def _widget(owner: str, name: str, meta: dict, value, span: tuple | None) -> wid
         low += step
     if span is None and meta["high_open"]:
         high -= step
-    unit = f" {meta['unit']}" if meta["unit"] else ""
-    common["description"] = f"{label}{f' ({unit.strip()})' if unit else ''}"
+    common["description"] = _label(meta, name)
     if meta["kind"] == "int":
         return widgets.IntSlider(min=int(low), max=int(high), step=int(step), continuous_update=False, **common)
     return widgets.FloatSlider(min=low, max=high, step=step, continuous_update=False, **common)
+
+
+class LivePanel(widgets.VBox):
+    """The box :func:`live_panel` returns; ``controls``, ``status`` and ``output`` name its parts."""
+
+    def __init__(self, boxes: dict[str, widgets.Widget], status: widgets.HTML, output: widgets.Output,
+                 rows: list[widgets.Widget]):
+        super().__init__(rows)
+        self.controls, self.status, self.output = boxes, status, output
+        self.add_class(PANEL_CLASS)
 
 
 def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Params], object],
@@ -83,29 +137,120 @@ def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Pa
                ranges: Mapping[str, tuple] | None = None) -> widgets.VBox:
     """Controls plus an output area that re-runs ``run`` and shows ``render(result)``.
 
-    The status line reports how long the model took, or the validation error
-    when the chosen values do not make a valid record.
-    """
-    defaults = defaults or params_cls()
-    boxes = controls(params_cls, names, defaults, ranges)
-    status = widgets.HTML()
-    output = widgets.Output()
+    Parameters
+    ----------
+    params_cls, names, defaults, ranges
+        As for :func:`controls`; ``defaults`` also supplies every field that
+        has no control.
+    run : callable
+        ``run(params) -> result``: the model, called with a validated record.
+    render : callable
+        ``render(result) -> object`` to display (an Altair chart, a table...).
 
-    def rerun(_change=None):
-        try:
-            params = defaults.replace(**{name: box.value for name, box in boxes.items()})
-        except ValueError as error:
-            status.value = f"<span style='color:#b00020'>Invalid input: {error}</span>"
-            return
+    Returns
+    -------
+    LivePanel
+        A ``VBox``: one full-width label above each control, a status line and
+        the output.  Every change disables the controls and says "running the
+        model" until the new output is drawn, then reports how long the model
+        took; values the record refuses, or a model or render that raises,
+        are reported in words in the status line and the output is cleared.
+        While the static book builds, the panel is a snapshot of the defaults:
+        controls disabled and a note to run the page live, no timing.
+    """
+    for argument, value in (("run", run), ("render", render)):
+        if not callable(value):
+            raise TypeError(f"{argument} = {value!r} is not allowed: a callable")
+    boxes = controls(params_cls, names, defaults, ranges)
+    defaults = defaults or params_cls()
+    spec = params_cls.spec()
+    status = widgets.HTML()
+    status.add_class(STATUS_CLASS)
+    output = widgets.Output()
+    output.add_class(OUTPUT_CLASS)
+    # While the model runs the old output is dimmed by a style rule that lives in
+    # the "running" status text only, so it goes away with that text.
+    output_id = f"{OUTPUT_CLASS}-{next(_panel_ids)}"
+    output.add_class(output_id)
+    dim = f"<style>.{output_id} {{ opacity: 0.35; transition: opacity 0.2s; }}</style>"
+    snapshot = building_book()
+    rows = []
+    for name, box in boxes.items():
+        label = _label(spec[name], name)
+        # The label goes above its control at the panel's full width and wraps,
+        # so it is never cut; the control keeps it as its tooltip.
+        box.description, box.tooltip = "", label
+        rows += [widgets.HTML(f"<div style='white-space: normal; line-height: 1.3; padding-top: 0.35em'>"
+                              f"{html.escape(label)}</div>", layout=LAYOUT), box]
+        box.disabled = snapshot
+
+    def say(text: str, color: str = "#555") -> None:
+        status.value = f"<div style='white-space: normal; line-height: 1.3; color: {color}'>{text}</div>"
+
+    def show(params: Params) -> float:
         started = time.perf_counter()
         result = run(params)
+        shown = render(result)
+        bundle = _mime_bundle(shown)
         elapsed = time.perf_counter() - started
         output.clear_output(wait=True)
         with output:
-            display(render(result))
-        status.value = f"<span style='color:#555'>model re-ran in {elapsed:.2f} s</span>"
+            if bundle is None:
+                display(shown)
+            else:
+                display(bundle[0], metadata=bundle[1], raw=True)
+        return elapsed
 
-    for box in boxes.values():
-        box.observe(rerun, names="value")
-    rerun()
-    return widgets.VBox([*boxes.values(), status, output])
+    def rerun(change=None) -> None:
+        for box in boxes.values():
+            box.disabled = True
+        changed = "" if change is None else f" for {html.escape(_field_of(boxes, change['owner']))} = " \
+                                             f"{html.escape(repr(change['new']))}"
+        say(f"{dim}{SPINNER} {RUNNING}{changed}&hellip; (the output below is from the previous values)",
+            "#8a5a00")
+        try:
+            try:
+                params = defaults.replace(**{name: box.value for name, box in boxes.items()})
+            except (ValueError, TypeError) as error:
+                output.clear_output()
+                say(f"<b>Invalid input</b>, so the model did not run: {html.escape(str(error))}. "
+                    "Move a control back to see a result.", "#b00020")
+                return
+            try:
+                elapsed = show(params)
+            except Exception as error:  # the reader sees any failure in words, never a traceback
+                output.clear_output()
+                say(f"<b>The model failed</b> at these values ({html.escape(type(error).__name__)}: "
+                    f"{html.escape(str(error))}), so there is no result to show. Move a control to try "
+                    "other values.", "#b00020")
+                return
+            say(f"model {'ran' if change is None else 're-ran'} in {elapsed:.2f} s")
+        finally:
+            for box in boxes.values():
+                box.disabled = False
+
+    if snapshot:
+        show(defaults.replace(**{name: box.value for name, box in boxes.items()}))
+        say(f"<b>A snapshot</b> of the model at the values shown: this static page has no Python "
+            f"behind it, so {SNAPSHOT} (open it in JupyterLab with <code>make lab</code>).")
+    else:
+        for box in boxes.values():
+            box.observe(rerun, names="value")
+        rerun()
+    return LivePanel(boxes, status, output, [*rows, status, output])
+
+
+def _field_of(boxes: dict[str, widgets.Widget], owner) -> str:
+    return next((name for name, box in boxes.items() if box is owner), "a control")
+
+
+def _mime_bundle(shown) -> tuple[dict, dict] | None:
+    """The display data of ``shown`` computed now, so a chart that fails validation raises here."""
+    method = getattr(shown, "_repr_mimebundle_", None)
+    if method is None:
+        return None
+    bundle = method()
+    if bundle is None:
+        return None
+    data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+    return data, metadata or {}
