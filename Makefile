@@ -7,8 +7,9 @@ BIN := $(VENV)/bin
 ENV_STAMP := $(VENV)/.installed
 JS_STAMP := book/node_modules/.installed
 HTML := _build/html
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: env book test lab bench accuracy data-check clean
+.PHONY: env browser book test lab bench accuracy data-check clean
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
@@ -28,14 +29,31 @@ book: env
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml -W --keep-going
 	@echo "The book is at $(abspath $(HTML))/index.html"
 
-test: env
+test: env browser
 	$(BIN)/python -m pytest
 
+# The browser tests drive Debian's Chromium.  When it is missing, install it
+# (as root, or through sudo: without a password, or asking for it at a
+# terminal); otherwise stop at once with the one command to run.
+browser:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" -eq 0 ]; then as_root=""; \
+	  elif command -v sudo > /dev/null && { sudo -n true 2> /dev/null || [ -t 0 ]; }; then as_root="sudo"; \
+	  else echo "$(CHROMIUM) is missing for the browser tests; run: sudo apt-get install -y chromium" >&2; exit 1; fi; \
+	  echo "Installing Debian's chromium for the browser tests ($(CHROMIUM) is missing)"; \
+	  $$as_root apt-get update -qq && \
+	  $$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null && \
+	  test -x "$(CHROMIUM)" || { echo "could not install chromium; run: sudo apt-get install -y chromium" >&2; exit 1; }; \
+	fi
+
 # Chapters open as notebooks (Jupytext) and widgets run live in the kernel.
+# Localhost only, with a token; the first free port from 8888 up; open the URL it
+# prints.  LAB_ARGS adds options (the browser test passes its own port and token).
 lab: env
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp scripts/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
-	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --no-browser --notebook-dir=. \
+	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: env
 	$(BIN)/python scripts/bench.py
