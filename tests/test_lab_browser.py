@@ -1,0 +1,298 @@
+"""The live book in a real browser: JupyterLab as `make lab` starts it, offline.
+
+For the introduction and every chapter, headless Chromium (every non-localhost
+request blocked) opens the page as a notebook (Jupytext), runs all cells and
+checks what a reader sees: no error output, every Altair chart drew Vega marks
+(JupyterLab's own Vega, no CDN), the live panel shows "running the model" while
+its model re-runs after one slider step and then a changed chart or table, and
+saving the page without edits leaves its file byte-identical.  One screenshot
+per page lands in `_build/screenshots/lab/`.  The JupyterLab server, its
+kernels and the browser are stopped even when a check fails.
+"""
+
+import difflib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = ROOT / "_build" / "screenshots" / "lab"
+PAGES = ["book/intro.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.md"))]
+RUN_TIMEOUT = 900  # seconds for one page's cells, as for the book build
+# marks Vega draws as SVG paths, symbols, lines, rects or text inside a mark group
+MARKS = "g[class*='mark-'] path, g[class*='mark-'] line, g[class*='mark-'] rect, g[class*='mark-'] text"
+ALTAIR_FALLBACK = "renderer has not been properly enabled"
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK_READY = """(path) => {
+  const app = window.jupyterapp, w = app && app.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path || !w.context.isReady || !w.sessionContext) return false;
+  const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+}"""
+
+RUN_ALL = """() => {
+  window.__ranAll = null;
+  jupyterapp.commands.execute('notebook:run-all-cells')
+    .then(ok => { window.__ranAll = {ok: ok}; }, error => { window.__ranAll = {error: String(error)}; });
+}"""
+
+RAN_ALL = """() => {
+  const w = jupyterapp.shell.currentWidget, kernel = w.sessionContext.session.kernel;
+  return window.__ranAll !== null && kernel.status === 'idle';
+}"""
+
+# Every code cell's outputs, from the notebook model (what was produced, drawn or not).
+OUTPUTS = """() => {
+  const cells = [];
+  jupyterapp.shell.currentWidget.content.widgets.forEach((cell, index) => {
+    if (cell.model.type !== 'code') return;
+    const outputs = [];
+    for (let i = 0; i < cell.model.outputs.length; i++) outputs.push(cell.model.outputs.get(i).toJSON());
+    cells.push({index: index, count: cell.model.executionCount, outputs: outputs});
+  });
+  return cells;
+}"""
+
+# Records every text the panel's status line shows from now on.
+WATCH_STATUS = """(panel) => {
+  const status = panel.querySelector('.perfstudies-panel-status');
+  window.__statuses = [status.innerText];
+  new MutationObserver(() => window.__statuses.push(status.innerText))
+    .observe(status, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab started by `make lab` on a free localhost port with a token; stopped at the end."""
+    port, token = _free_port(), secrets.token_hex(16)
+    scratch = tmp_path_factory.mktemp("lab")
+    log = (scratch / "lab.log").open("w")
+    # A fresh workspace directory, so no tab from an earlier session reopens.
+    env = {**os.environ, "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces")}
+    args = f"--port={port} --ServerApp.port_retries=0 --IdentityProvider.token={token} " \
+           "--LabApp.expose_app_in_browser=True"
+    server = subprocess.Popen(["make", "--no-print-directory", "lab", f"LAB_ARGS={args}"], cwd=ROOT, env=env,
+                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"`make lab` exited with {server.returncode}:\n{_tail(scratch / 'lab.log')}")
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"JupyterLab did not answer on {url} in 300 s:\n{_tail(scratch / 'lab.log')}")
+                time.sleep(1)
+        yield {"url": url, "token": token, "log": scratch / "lab.log"}
+    finally:
+        _stop_server(server, url, token)
+        log.close()
+
+
+def _stop_server(server: subprocess.Popen, url: str, token: str) -> None:
+    """Shut JupyterLab down (it stops its kernels); then end what is left of the processes it started."""
+    try:
+        family = psutil.Process(server.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        family = []
+    try:
+        urllib.request.urlopen(urllib.request.Request(f"{url}/api/shutdown?token={token}", method="POST"),
+                               timeout=10)
+    except OSError:
+        pass
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    for process in family:  # kernels run in sessions of their own, outside the process group
+        try:
+            process.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(family, timeout=10)
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium under Playwright; every request that is not to localhost is blocked and recorded."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            context = chromium.new_context(viewport={"width": 1300, "height": 1000})
+            context.blocked = []
+            context.route("**/*", lambda route: _only_localhost(route, context.blocked))
+            yield context
+        finally:
+            chromium.close()
+
+
+def _only_localhost(route, blocked):
+    host = urlparse(route.request.url).hostname
+    if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+        return route.continue_()
+    blocked.append(route.request.url)
+    return route.abort()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
+    original = (ROOT / path).read_bytes()
+    problems = []
+    page = browser.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    try:
+        workspace = f"test-{Path(path).stem}-{secrets.token_hex(4)}"
+        page.goto(f"{lab['url']}/lab/workspaces/{workspace}/tree/{path}?token={lab['token']}")
+        page.wait_for_function(NOTEBOOK_READY, arg=path, timeout=180_000, polling=500)
+        page.evaluate("jupyterapp.shell.collapseLeft()")
+        page.evaluate(RUN_ALL)
+        page.wait_for_function(RAN_ALL, timeout=RUN_TIMEOUT * 1000, polling=1000)
+        problems += _output_problems(page.evaluate(OUTPUTS))
+        problems += _chart_problems(page)
+        problems += _live_panel_problems(page)
+        page.evaluate("jupyterapp.commands.execute('docmanager:save')")
+        page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
+        saved = (ROOT / path).read_bytes()
+        if saved != original:
+            problems.append("saving without edits changed the file:\n" + "".join(difflib.unified_diff(
+                original.decode().splitlines(True), saved.decode().splitlines(True), "before", "after saving")))
+    except Exception as error:  # a timeout or a missing element: report it with what was found so far
+        problems.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+    finally:
+        try:  # the screenshot shows the first failed cell, or else the live panel
+            for where in (".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+                          ".perfstudies-live-panel"):
+                if page.locator(where).count():
+                    page.locator(where).first.scroll_into_view_if_needed(timeout=10_000)
+                    break
+            page.screenshot(path=str(SCREENSHOTS / f"{path.replace('/', '__')}.png"))
+            page.evaluate("jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+        except Exception:
+            pass
+        page.close()
+        if (ROOT / path).read_bytes() != original:
+            (ROOT / path).write_bytes(original)  # never leave a rewritten page in the work tree
+    blocked = sorted(set(browser.blocked))
+    assert not blocked, f"{path}: requests outside localhost: {blocked}"
+    assert not problems, f"{path}:\n" + "\n".join(problems) + f"\n(JupyterLab's log: {lab['log']})"
+
+
+def _output_problems(cells: list[dict]) -> list[str]:
+    problems = []
+    not_run = [str(cell["index"]) for cell in cells if cell["count"] is None]
+    if not_run:  # "Run All" stops at the first cell that raises
+        problems.append(f"cells {', '.join(not_run)} did not run")
+    for cell in cells:
+        where = f"cell {cell['index']}"
+        for output in cell["outputs"]:
+            if output["output_type"] == "error":
+                problems.append(f"{where} raised {output['ename']}: {output['evalue']}")
+            elif output["output_type"] == "stream" and output["name"] == "stderr":
+                text = "".join(output["text"]) if isinstance(output["text"], list) else output["text"]
+                problems.append(f"{where} wrote to stderr: {text[:500]}")
+            elif ALTAIR_FALLBACK in str(output.get("data", {}).get("text/plain", "")) and \
+                    "application/vnd.vegalite.v5+json" not in output.get("data", {}):
+                problems.append(f"{where} shows Altair's fallback text instead of a chart")
+    return problems
+
+
+def _chart_problems(page) -> list[str]:
+    problems = []
+    text = page.locator(".jp-Notebook").inner_text()
+    for sign in ("Error loading script", "Chart failed to draw", "Javascript Error"):
+        if sign in text:
+            problems.append(f"the page shows {sign!r}")
+    charts = page.locator(".jp-Notebook .jp-RenderedVegaLite, .jp-Notebook .jp-RenderedVega")
+    if charts.count() == 0:
+        problems.append("no chart drawn")
+    for index in range(charts.count()):
+        chart = charts.nth(index)
+        chart.scroll_into_view_if_needed()
+        try:
+            chart.locator(MARKS).first.wait_for(state="attached", timeout=60_000)
+        except Exception:
+            problems.append(f"chart {index + 1} of {charts.count()} drew no marks: {chart.inner_text()[:300]!r}")
+    return problems
+
+
+def _live_panel_problems(page) -> list[str]:
+    panels = page.locator(".perfstudies-live-panel")
+    if panels.count() == 0:
+        return ["no live panel"]
+    panel = panels.first
+    panel.scroll_into_view_if_needed()
+    status = panel.locator(".perfstudies-panel-status")
+    if "ran in" not in status.inner_text():
+        return [f"the live panel did not run its model: {status.inner_text()!r}"]
+    output = panel.locator(".perfstudies-panel-output")
+    before = output.inner_html()
+    page.evaluate(WATCH_STATUS, panel.element_handle())
+    handles = panel.locator(".widget-slider .noUi-handle")
+    if handles.count():  # one keyboard step of the first slider, as a reader would move it
+        handle = handles.first
+        control = handle.locator("xpath=ancestor::div[contains(@class, 'widget-slider')][1]")
+        at_max = float(handle.get_attribute("aria-valuenow")) >= float(handle.get_attribute("aria-valuemax"))
+        handle.focus()
+        handle.press("ArrowLeft" if at_max else "ArrowRight")
+    else:  # no slider: the next option of the first dropdown
+        control = panel.locator(".widget-dropdown").first
+        select = control.locator("select")
+        options = select.locator("option").all_inner_texts()
+        select.select_option(index=(options.index(select.evaluate("s => s.selectedOptions[0].text")) + 1)
+                             % len(options))
+    label = control.evaluate("c => c.previousElementSibling ? c.previousElementSibling.innerText : '?'")
+    page.wait_for_function("""(panel) => {
+        const text = panel.querySelector('.perfstudies-panel-status').innerText;
+        return /re-ran in|Invalid input|model failed/.test(text);
+      }""", arg=panel.element_handle(), timeout=120_000, polling=200)
+    problems = []
+    move = f"one step of the control {label.strip()!r}"
+    after = status.inner_text()
+    if "re-ran in" not in after:
+        problems.append(f"after {move} the panel says {after!r}")
+    if not any("running the model" in text for text in page.evaluate("window.__statuses")):
+        problems.append(f"the panel never said 'running the model' after {move}")
+    if panel.locator(".jp-RenderedVegaLite").count():
+        panel.locator(MARKS).first.wait_for(state="attached", timeout=60_000)
+    page.wait_for_timeout(500)  # vega-embed finishes drawing
+    if output.inner_html() == before:
+        problems.append(f"{move} did not change the panel's chart or table")
+    return problems
