@@ -217,9 +217,6 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
 
 def _output_problems(cells: list[dict]) -> list[str]:
     problems = []
-    not_run = [str(cell["index"]) for cell in cells if cell["count"] is None]
-    if not_run:  # "Run All" stops at the first cell that raises
-        problems.append(f"cells {', '.join(not_run)} did not run")
     for cell in cells:
         where = f"cell {cell['index']}"
         for output in cell["outputs"]:
@@ -231,6 +228,9 @@ def _output_problems(cells: list[dict]) -> list[str]:
             elif ALTAIR_FALLBACK in str(output.get("data", {}).get("text/plain", "")) and \
                     "application/vnd.vegalite.v5+json" not in output.get("data", {}):
                 problems.append(f"{where} shows Altair's fallback text instead of a chart")
+    not_run = [str(cell["index"]) for cell in cells if cell["count"] is None]
+    if not_run:  # "Run All" stops at the first cell that raises
+        problems.append(f"cells {', '.join(not_run)} did not run")
     return problems
 
 
