@@ -185,10 +185,16 @@ class VTSParams(Params):
     @property
     def raid(self) -> tuple[int, int]:
         """``(parity_groups, data_disks_per_group)`` of the cache (Table 3)."""
-        table = cache_configurations()
-        row = table[(table["features"] == ("paf" if self.feature == "PAF" else "base_ehpo"))
-                    & (table["hdd_gb"] == self.hdd_gb) & (table["capacity_gb"] == self.capacity_gb)].iloc[0]
-        return int(row["parity_groups"]), int(row["data_disks_per_group"])
+        return _raid(self.feature, self.hdd_gb, self.capacity_gb)
+
+
+@functools.cache
+def _raid(feature: str, hdd_gb: int, capacity_gb: int) -> tuple[int, int]:
+    """Table 3's RAID layout of one cache, looked up once per process (a live re-run asks for it often)."""
+    table = cache_configurations()
+    row = table[(table["features"] == ("paf" if feature == "PAF" else "base_ehpo"))
+                & (table["hdd_gb"] == hdd_gb) & (table["capacity_gb"] == capacity_gb)].iloc[0]
+    return int(row["parity_groups"]), int(row["data_disks_per_group"])
 
 
 #: Cache capacity (36 GB disks) of the 2+P layouts the document measured: 4, 8 or 16 parity groups.
