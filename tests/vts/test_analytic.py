@@ -3,14 +3,18 @@
 import pytest
 
 from perfstudies import data
+from perfstudies import mva
 from perfstudies.models.vts.analytic import (
-    TABLE4_CF, bottleneck, bound, bound_line, cache_s_per_mb, capacities, contended_task_minutes, equation3,
-    hours_at_peak, import_export_minutes, recall_response_s, recall_service_s, write_ops_per_track,
+    TABLE4_CF, bottleneck, bound, bound_line, cache_s_per_mb, capacities, contended_task_minutes, copy_ceiling,
+    copy_service_s, customer_mb, equation3, hours_at_peak, import_export_minutes, mva_demands, mva_solution,
+    recall_response_s, recall_service_s, write_ops_per_track,
 )
-from perfstudies.models.vts.network import model, recall_model
+from perfstudies.models.vts.comparison import simulated_cells
+from perfstudies.models.vts.network import build_network, model, recall_model, run_length_s, warmup_s
+from perfstudies.models.vts.params import PATHS, STUDY, VTSParams, base, ehpo, paf
 from perfstudies.models.vts.params import SEED as STUDY_SEED
-from perfstudies.models.vts.params import STUDY, VTSParams, ehpo
 from perfstudies.runner import replicate
+from perfstudies.warmup import pilot_warmup
 
 SEED = 20001
 
@@ -89,6 +93,29 @@ def test_an_import_export_task_takes_drives_from_recalls():
     assert capacities(recall.replace(import_export_drives=2))["tape"] == pytest.approx(alone / 2)
 
 
+def test_a_copied_volume_costs_its_drive_one_mount_and_the_compressed_write():
+    params = paf(workload="sustained_write", compressibility=3.0)
+    tape = capacities(params)["tape"]
+    assert tape == pytest.approx(params.drives * params.volume_mb / copy_service_s(params))
+    assert copy_service_s(params) == pytest.approx(params.mount_s + params.volume_mb / (3.0 * 14 / 1.5))
+    # a recall is the same plus a search
+    assert recall_service_s(params) - copy_service_s(params) == pytest.approx(21.0)
+
+
+def test_the_mount_per_volume_flattens_paf_sustained_write_above_cf_3():
+    """Compression shrinks the write, not the mount: the drives' capacity tends to drives x volume / mount."""
+    rates = {cf: bound(paf(workload="sustained_write", compressibility=cf, extrapolate=cf > 4))
+             for cf in (1.0, 2.0, 3.0, 4.0, 10.0)}
+    assert bottleneck(paf(workload="sustained_write", compressibility=1.0)) == "processors"
+    assert all(bottleneck(paf(workload="sustained_write", compressibility=cf)) == "tape" for cf in (3.0, 4.0))
+    assert rates[4.0] / rates[3.0] < 1.10 < rates[2.0] / rates[1.0]
+    ceiling = copy_ceiling(paf(workload="sustained_write"))
+    assert rates[10.0] < ceiling
+    assert capacities(paf(workload="sustained_write", compressibility=10.0, extrapolate=True))["tape"] < ceiling
+    # peak write has no copy-out, so compression still raises it to the channels' limit
+    assert bottleneck(paf(workload="peak_write", compressibility=4.0)) == "channels"
+
+
 def test_a_larger_cache_absorbs_peak_write_for_longer():
     hours = [hours_at_peak(VTSParams(capacity_gb=c)) for c in (216, 432, 864, 1728)]
     assert hours == sorted(hours) and hours[0] < hours[-1]
@@ -156,3 +183,60 @@ def test_the_simulation_runs_at_the_bound_where_table4_is_compared():
                 assert abs(mean - limit) <= 0.03 * limit + half, (workload, groups, cf, mean, limit)
                 ratios.append(mean / limit)
     assert 0.97 <= sum(ratios) / len(ratios) <= 1.01
+
+
+
+# --- exact MVA of the same closed network (issue 20)
+
+def test_mva_demands_are_the_networks_demands_and_mva_stays_under_the_bound():
+    for params in (paf(workload="sustained_write", compressibility=3.0), base(4, workload="sustained_write"),
+                   paf(workload="read_recall", compressibility=2.66)):
+        demands, servers = mva_demands(params)
+        assert list(demands) == list(PATHS[params.workload])
+        per_server = max(demands[k] / servers[k] for k in demands)
+        assert bound(params) == pytest.approx(customer_mb(params) / per_server)
+        solution = mva_solution(params)
+        assert solution.throughput * customer_mb(params) <= bound(params) * (1 + 1e-9)
+        assert mva.exact(demands, params.streams, servers={k: c for k, c in servers.items() if c > 1}
+                         ).throughput == solution.throughput
+
+
+@pytest.mark.parametrize("params", [
+    paf(workload="sustained_write", compressibility=3.0),
+    ehpo(16, workload="sustained_write", compressibility=3.0),
+    base(4, workload="sustained_write"),
+], ids=["paf-64-streams", "ehpo-16-streams", "base-balanced-16-streams"])
+def test_the_simulation_lies_between_mva_and_the_bound(params):
+    """MVA assumes exponential service; the model's Gamma times (CV 0.5) queue less, so the
+    simulation runs at or above MVA and at or below the bound (each within its 95% interval)."""
+    runs = replicate(model, params, 6, SEED, progress=False)
+    mean, half = runs.mean("host_mb_s"), runs.half_width("host_mb_s")
+    exact = mva_solution(params).throughput * customer_mb(params)
+    assert exact - half <= mean <= 1.02 * bound(params) + half
+
+
+# --- output analysis: the warm-up the model deletes covers the transient MSER-5 finds
+
+def _families() -> dict[tuple[str, str, str], VTSParams]:
+    """One configuration per (feature, workload, bottleneck) the comparison simulates."""
+    found: dict[tuple[str, str, str], VTSParams] = {}
+    for cell in simulated_cells():
+        for params in (cell.params, cell.denominator):
+            if params is not None:
+                found.setdefault((params.feature, params.workload, bottleneck(params)), params)
+    return found
+
+
+@pytest.mark.parametrize("family", sorted(_families()), ids=lambda f: "-".join(f))
+def test_the_warmup_deletion_is_at_least_what_mser5_finds(family):
+    """MSER-5 (White 1997; White, Cobb and Spratt 2000) on a pilot run of each configuration family.
+
+    One pilot replication with nothing deleted, the response times at the
+    bottleneck node in arrival order: the transient MSER-5 truncates must end
+    before the warm-up the model deletes (:func:`~perfstudies.models.vts.network.warmup_s`).
+    """
+    params = _families()[family]
+    node = PATHS[params.workload].index(bottleneck(params)) + 1
+    found = pilot_warmup(build_network(params), seed=STUDY_SEED, max_time=run_length_s(params), node=node)
+    assert found.reliable, f"{family}: the pilot run is too short for MSER-5 to see a steady state"
+    assert warmup_s(params) >= found.time, (family, warmup_s(params), found.time)

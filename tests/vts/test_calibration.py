@@ -49,3 +49,13 @@ def test_the_calibration_table_names_every_cell_once():
 
 def test_contention_slowdown_reproduces_the_export_elongation():
     assert contention_slowdown() > 1.0
+
+
+
+def test_the_mount_is_solved_on_the_six_drive_machine_of_table_1():
+    cell = calibration_cells()["mount_s"]
+    assert cell.params.drives == 6
+    assert bottleneck(with_rates(cell.params, calibrated_rates())) == "tape"
+    # the copy-out of PAF sustained write at CF 1 is not what limits the calibrated cell
+    paf_sustained = calibration_cells()["cpu_paf_sustained"].params
+    assert bottleneck(with_rates(paf_sustained, calibrated_rates())) == "processors"

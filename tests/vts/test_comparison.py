@@ -10,8 +10,10 @@ from perfstudies.compare import DEFAULT, TEN_PERCENT
 from perfstudies.models.vts import DOCUMENT, STUDY
 from perfstudies.models.vts.analytic import bound_line, equation3
 from perfstudies.models.vts.calibration import published_rate
-from perfstudies.models.vts.comparison import CAP, DERIVED, RESOLUTION, baselines, simulated_cells
-from perfstudies.models.vts.params import text_value
+from perfstudies.models.vts.comparison import (
+    BEST_CASE, CAP, DERIVED, FLAT, RESOLUTION, SIXTY, STATEMENT, baselines, printed, simulated_cells, statements,
+)
+from perfstudies.models.vts.params import statement, text_value
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +42,7 @@ def test_the_roles(table):
     assert (table["role"] == "calibration").sum() == 9
     derived = table[table["role"] == "derived"]
     assert set(zip(derived["table"], derived["row"], derived["column"])) == set(DERIVED)
-    assert (table["role"] == "prediction").sum() == 24
+    assert (table["role"] == "prediction").sum() == 27
 
 
 def test_table1_read_hit_at_266_is_a_copy_of_the_calibrated_table2_cell(table):
@@ -86,8 +88,7 @@ def test_baselines_are_the_reference_configurations_published_values(table):
     assert _cell(table, "Fig. 8 (text)", "PAF peak write", "CF 2")["baseline"] == peak_32
     assert _cell(table, "Table 1", "read recall", "CF 1")["baseline"] == published_rate(
         "table1_read_rates", operation="read_recall", cf=2.66)
-    assert _cell(table, "Fig. 7 (text)", "PAF sustained write", "CF 4")["baseline"] == text_value(
-        "paf_sustained_write_cf1")
+    assert _cell(table, FLAT, "PAF sustained write", "CF 4")["baseline"] == text_value("paf_sustained_write_cf1")
     assert _cell(table, "Fig. 7 (text)", "EHPO sustained write", "CF 3, largest cache")["baseline"] == text_value(
         "base_sustained_write_largest_cache")
     assert _cell(table, "Sec. 7 (text)", "recall rate with import/export running", "relative to without")[
@@ -106,6 +107,8 @@ def test_one_tolerance_policy(table):
     assert set(zip(wider["table"], wider["row"], wider["column"])) == set(RESOLUTION)
     assert all(t.ground == "resolution" and t.reason for t in RESOLUTION.values())
     # the intercepts are no longer judged on +/-1 MB/s, nor slopes on 15%
+    assert RESOLUTION[(BEST_CASE, "best-case recall mount response", "800 MB, CF 3")].value == statement(
+        "recall_best_case").half_band
     intercepts = table[table["row"].str.endswith(" b")]
     assert (intercepts["tolerance_kind"] == "absolute").sum() == 1
     assert intercepts["tolerance"].max() <= TEN_PERCENT
@@ -120,5 +123,51 @@ def test_every_simulated_number_is_precise_without_reaching_the_cap(table):
 
 
 def test_ratios_are_computed_per_replication(table):
-    ratio = _cell(table, "Figs. 7-8 (text)", "peak / sustained write", "EHPO, CF 3, largest cache")
-    assert "per replication" in ratio["note"] and ratio["ci_half_width"] > 0
+    for name, row, column in [(SIXTY, "peak / sustained write", "EHPO, CF 3, largest cache"),
+                              (SIXTY, "peak / sustained write", "PAF, CF 4"),
+                              (FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB")]:
+        ratio = _cell(table, name, row, column)
+        assert "per replication" in ratio["note"] and ratio["ci_half_width"] > 0
+
+
+# --- the statements: a separate part of the comparison, the same roles and tolerance policy (issue 19)
+
+def test_statements_are_a_separate_part_after_the_printed_numbers(table):
+    part = statements(table)
+    assert len(part) == 7 and (part["table"].str.endswith(STATEMENT)).all()
+    assert len(printed(table)) + len(part) == len(table)
+    # every statement row comes after every printed row
+    assert part.index.min() > printed(table).index.max()
+    assert (part["role"] == "prediction").all()
+    assert set(part["table"]) == {FLAT, SIXTY, BEST_CASE}
+
+
+def test_statement_values_come_from_their_data_file_not_from_the_printed_numbers(table):
+    assert "paf_sustained_write_cf4" not in set(data.load(STUDY, "text_values")["key"])
+    assert _cell(table, FLAT, "PAF sustained write", "CF 4")["published"] == statement("paf_sustained_write_cf4").value
+    assert _cell(table, FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB")["published"] == 1.0
+    for column in ("EHPO, CF 3, largest cache", "PAF, CF 3", "PAF, CF 4"):
+        assert _cell(table, SIXTY, "peak / sustained write", column)["published"] == statement(
+            "peak_over_sustained").value
+    # a statement without its own range is judged on the policy's default
+    default = statements(table)[~statements(table)["table"].eq(BEST_CASE)]
+    assert (default["tolerance"] == TEN_PERCENT).all() and (default["tolerance_kind"] == "relative").all()
+
+
+def test_the_best_case_recall_is_the_closed_form_recall_time(table):
+    from perfstudies.models.vts.analytic import recall_service_s
+    from perfstudies.models.vts.params import paf
+    for cf in (1.0, 3.0):
+        cell = _cell(table, BEST_CASE, "best-case recall mount response", f"800 MB, CF {cf:g}")
+        assert cell["model"] == pytest.approx(recall_service_s(paf(workload="read_recall", compressibility=cf)))
+        assert math.isnan(cell["ci_half_width"])
+
+
+def test_the_issue_19_targets_on_the_paf_sustained_write(table):
+    """PAF sustained write within 10% of 50 MB/s at CF 3; CF 4 within 10% of CF 3; peak/sustained 1.4-1.8."""
+    cf3 = _cell(table, "Fig. 7 (text)", "PAF sustained write", "CF 3")
+    assert cf3["role"] == "prediction" and abs(cf3["rel_error"]) <= 0.10
+    flat = _cell(table, FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB")
+    assert abs(flat["model"] - 1.0) <= 0.10
+    for column in ("EHPO, CF 3, largest cache", "PAF, CF 3", "PAF, CF 4"):
+        assert 1.4 <= _cell(table, SIXTY, "peak / sustained write", column)["model"] <= 1.8

@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from perfstudies.models.vts import SEED, VTSParams, sweep_points, widget_run
+from perfstudies.models.vts import SEED, VTSParams, bound, flattening_candidates, mva_solution, sweep_points, widget_run
 from perfstudies.models.vts.explore import (
-    RECALL_DRIVES, RECALL_QUEUES, WIDGET_FIELDS, WRITE_CF, cache_choices, headline_bounds,
+    RECALL_DRIVES, RECALL_QUEUES, WIDGET_FIELDS, WRITE_CF, cache_choices, headline_bounds, theory_configurations,
 )
 
 
@@ -39,3 +39,29 @@ def test_headline_bounds_mark_the_smallest_capacity():
     capacities = table.drop(columns=["bound", "bottleneck"])
     assert (table["bound"] == capacities.min(axis=1)).all()
     assert table.loc["PAF, CF 2.66, read recall", "bottleneck"] == "tape"
+
+
+def test_headline_bounds_show_the_drives_taking_over_paf_sustained_write():
+    table = headline_bounds()
+    assert [table.loc[f"PAF, CF {cf}, sustained", "bottleneck"] for cf in (1, 2, 3, 4)] == [
+        "processors", "processors", "tape", "tape"]
+    assert table.loc["PAF, CF 2.66, peak write", "bottleneck"] == "channels"
+
+
+def test_of_the_flattening_candidates_only_the_copy_to_tape_is_nearly_flat():
+    table = flattening_candidates().set_index("candidate")
+    adopted = table[table["verdict"] == "adopted"]
+    assert list(adopted.index) == ["copy from cache to tape (drives)"]
+    assert adopted["CF 4"].iloc[0] / adopted["CF 3"].iloc[0] < 1.10
+    one_pool = table.loc["work per host block (processors)"]
+    assert one_pool["CF 4"] / one_pool["CF 3"] > 1.2
+    assert table["evidence"].str.len().min() > 20
+
+
+def test_the_theory_table_sets_mva_beside_the_bound_for_the_published_configurations():
+    configurations = theory_configurations()
+    assert len(configurations) >= 5
+    for params, published in configurations.values():
+        assert published > 0
+        assert mva_solution(params).throughput * (params.chunk_mb if params.workload != "read_recall"
+                                                  else params.volume_mb) <= 1.000001 * bound(params)

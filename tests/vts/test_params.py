@@ -7,7 +7,7 @@ import pytest
 import perfstudies.params
 from perfstudies.models.vts import sweep_points
 from perfstudies.models.vts.explore import headline_configurations
-from perfstudies.models.vts.params import PATHS, VTSParams, base, ehpo, paf
+from perfstudies.models.vts.params import PATHS, VTSParams, base, ehpo, paf, statement
 
 
 @pytest.mark.parametrize(("changes", "message"), [
@@ -70,3 +70,15 @@ def test_a_record_over_the_budget_is_refused_quickly_naming_its_fields(monkeypat
         VTSParams(workload="sustained_write", completions=20_000, streams=64)
     assert time.perf_counter() - started < 1.0
     assert VTSParams(completions=600).completions == 600
+
+
+
+def test_the_fully_configured_paf_machine_has_six_drives():
+    assert paf().drives == 6 and paf().capacity_gb == 1728 and paf().escon_channels == 8
+
+
+def test_statements_are_read_by_key_and_unknown_keys_refused_by_name():
+    assert statement("recall_best_case").half_band == 30.0
+    assert statement("paf_sustained_write_cf4").value == 50.0
+    with pytest.raises(ValueError, match="key = 'flat' is not a transcribed statement: allowed one of"):
+        statement("flat")

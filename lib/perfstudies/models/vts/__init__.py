@@ -1,31 +1,39 @@
 """IBM Magstar 3494 Virtual Tape Server: throughput, cache and recall (study ``vts``).
 
 The skeleton of :mod:`perfstudies.studies`: :mod:`.params` (the record, Table 3,
-the document's three machines, ``SEED``), :mod:`.analytic` (bottleneck bound,
-Fig. 6 closed form, equations 1-3), :mod:`.mechanism` (the service-time
-distributions), :mod:`.network` (the throughput ``model`` and ``recall_model``),
+the document's three machines, its statements, ``SEED``), :mod:`.analytic`
+(bottleneck bound, exact MVA of the closed network, equations 1-3, the recall
+and copy-out closed forms), :mod:`.mechanism` (the service-time distributions),
+:mod:`.network` (the throughput ``model`` and ``recall_model``),
 :mod:`.calibration` (service times from named cells), :mod:`.comparison`
-(published versus model), :mod:`.explore` (live panel, sweeps, the chapter's
-tables) and :mod:`.figures` (every chart).
+(published versus model: printed numbers, then statements), :mod:`.explore`
+(live panel, sweeps, the chapter's tables) and :mod:`.figures` (every chart).
 """
 
-from perfstudies.models.vts.analytic import bottleneck, bound, capacities, equation3, import_export_minutes
+from perfstudies.models.vts.analytic import (
+    bottleneck, bound, capacities, copy_ceiling, copy_service_s, equation3, import_export_minutes, mva_solution,
+    recall_service_s, sustained_crossover_cf,
+)
 from perfstudies.models.vts.calibration import Rates, calibrate, calibration_table
-from perfstudies.models.vts.comparison import comparison
+from perfstudies.models.vts.comparison import comparison, printed, statements
 from perfstudies.models.vts.explore import (
-    WIDGET_FIELDS, WIDGET_RANGES, cache_choices, contention_tasks, equation3_table, example_run, headline_bounds,
-    paf_against_bound, recall_sweep, sweep_points, widget_run, write_sweep,
+    WIDGET_FIELDS, WIDGET_RANGES, cache_choices, contention_tasks, equation3_table, example_run,
+    flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, sweep_points, theory_beside_simulation,
+    widget_run, write_sweep,
 )
 from perfstudies.models.vts.figures import (
     capacity_chart, hours_at_peak_chart, recall_slider, table4_chart, throughput_scatter, vts_diagram, write_slider,
 )
 from perfstudies.models.vts.network import model, recall_model
-from perfstudies.models.vts.params import DOCUMENT, SEED, STUDY, VTSParams, base, cache_configurations, ehpo, paf
+from perfstudies.models.vts.params import (
+    DOCUMENT, SEED, STUDY, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
+)
 
 __all__ = ["STUDY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "comparison", "widget_run",
-           "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo", "cache_configurations", "bound",
-           "bottleneck", "capacities", "equation3", "import_export_minutes", "calibration_table", "WIDGET_FIELDS",
-           "WIDGET_RANGES", "cache_choices", "contention_tasks", "equation3_table", "example_run",
-           "headline_bounds", "paf_against_bound", "recall_sweep", "write_sweep", "capacity_chart",
-           "hours_at_peak_chart", "recall_slider", "table4_chart", "throughput_scatter", "vts_diagram",
-           "write_slider"]
+           "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo", "cache_configurations", "statement",
+           "text_value", "bound", "bottleneck", "capacities", "copy_ceiling", "copy_service_s", "equation3",
+           "import_export_minutes", "mva_solution", "recall_service_s", "sustained_crossover_cf", "calibration_table", "printed",
+           "statements", "WIDGET_FIELDS", "WIDGET_RANGES", "cache_choices", "contention_tasks", "equation3_table",
+           "example_run", "flattening_candidates", "headline_bounds", "paf_against_bound", "recall_sweep",
+           "theory_beside_simulation", "write_sweep", "capacity_chart", "hours_at_peak_chart", "recall_slider",
+           "table4_chart", "throughput_scatter", "vts_diagram", "write_slider"]

@@ -27,12 +27,23 @@ base machine):
   ``disk_fixed_s`` per host track and only the rest shrinks with compression.
   This is the one cost in the model that works on host bytes below the
   adapters, and it is what bends the EHPO lines of Table 4 at small caches;
-* tape drives: compressed MB at the drive's native rate, plus, for a recall, one
-  mount and one search per volume.
+* tape drives: compressed MB at the drive's native rate, plus a fixed time per
+  volume: a recall costs a drive one mount (``mount_s``) and one search before it
+  reads the whole volume; a volume copied out in sustained write costs it one
+  mount and no search (it is appended).  The copy is "approximately the reverse"
+  of the recall (Secs. 3, 3.2.2), so both are charged the same ``mount_s``,
+  calibrated on Table 1's recall.  The mount is paid per *volume*, and a volume
+  is 800 host MB whatever the compressibility: this is the one tape cost that
+  does not shrink with compression, and it is what flattens PAF sustained write
+  above CF 3 (the drives' capacity tends to ``drives x volume / mount_s``).
 
 The service times (``a``, ``b``, ``e``, the block overheads, the disk operation
 and its fixed part, the mount) are the calibrated fields of
 :class:`~perfstudies.models.vts.params.VTSParams`.
+
+The Ciw network of :mod:`.network` is closed (``streams`` customers), so its
+product-form reference is exact mean value analysis of the same demands
+(:func:`mva_solution`, :mod:`perfstudies.mva`).
 """
 
 import dataclasses
@@ -41,8 +52,8 @@ import math
 
 import numpy as np
 
-from perfstudies import data
-from perfstudies.models.vts.params import STUDY, VTSParams, ehpo, text_value
+from perfstudies import data, mva
+from perfstudies.models.vts.params import PATHS, STUDY, VTSParams, ehpo, text_value
 
 #: ESCON link data rate in MB/s.  Not stated in the white paper: it is the ESCON
 #: architecture's 200 Mbit/s optical link after 8b/10b coding and framing.
@@ -142,7 +153,7 @@ def stations(p: VTSParams) -> dict[str, Station]:
     tape_s_per_mb = 1.0 / (p.compressibility * drive_mb_s(p))
     free_drives = p.drives - p.import_export_drives
     if p.workload == "sustained_write":
-        result["tape"] = Station(free_drives, tape_s_per_mb)
+        result["tape"] = Station(free_drives, tape_s_per_mb, p.mount_s)
     elif p.workload == "read_recall":
         result["tape"] = Station(free_drives, tape_s_per_mb, p.mount_s + text_value("search_time"))
     return result
@@ -186,6 +197,40 @@ def hours_at_peak(p: VTSParams) -> float:
     """
     peak = bound(p.replace(workload="peak_write"))
     return p.capacity_gb * 1024 / (peak / internal_cf(p)) / 3600
+
+
+def copy_service_s(p: VTSParams) -> float:
+    """Drive time to copy one volume out in sustained write: one mount, then write the compressed volume."""
+    return p.mount_s + p.volume_mb / (p.compressibility * drive_mb_s(p))
+
+
+def copy_ceiling(p: VTSParams) -> float:
+    """Host MB/s the copy-out drives tend to as compressibility grows: ``drives x volume / mount_s``.
+
+    Compression shrinks the write but not the mount, which is paid per volume.
+    """
+    return (p.drives - p.import_export_drives) * p.volume_mb / p.mount_s
+
+
+def sustained_crossover_cf(p: VTSParams) -> float:
+    """The compressibility at which the copy-out drives take over from the processors in sustained write.
+
+    Both capacities grow with CF, the processors' faster (their work is almost
+    all on compressed data; the drives also pay a mount per volume).  Returns
+    the CF in [1, 10] where they are equal (bisection), NaN if they do not
+    cross there.
+    """
+    def gap(cf: float) -> float:
+        found = capacities(p.replace(workload="sustained_write", compressibility=cf, extrapolate=True))
+        return found["processors"] - found["tape"]
+
+    low, high = 1.0, 10.0
+    if gap(low) * gap(high) > 0:
+        return math.nan
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if gap(low) * gap(middle) > 0 else (low, middle)
+    return (low + high) / 2
 
 
 def recall_service_s(p: VTSParams) -> float:
@@ -278,3 +323,42 @@ def contended_task_minutes(task: str, megabytes: float, mounts: int, data_slowdo
     alone = import_export_minutes(task, megabytes, mounts, searches)
     moving = import_export_minutes(task, megabytes, 0, 0)
     return alone + (data_slowdown - 1.0) * moving
+
+
+def customer_mb(p: VTSParams) -> float:
+    """Host MB one simulated customer carries: a whole volume for a recall, a chunk otherwise."""
+    return p.volume_mb if p.workload == "read_recall" else p.chunk_mb
+
+
+#: The stations of the Ciw network that are one server whatever their hardware: data is
+#: striped across all cache arms (Sec. 2), so the cache serves one customer with every arm.
+STRIPED = ("cache",)
+
+
+def mva_demands(p: VTSParams) -> tuple[dict[str, float], dict[str, int]]:
+    """Service demand (seconds per customer) and servers of each node of the throughput network.
+
+    The same demands the Ciw network of :mod:`.network` draws its service times
+    from: a striped resource is one server with its demand divided by its arms.
+    """
+    size = customer_mb(p)
+    demands, servers = {}, {}
+    for name in PATHS[p.workload]:
+        station = stations(p)[name]
+        work = station.s_per_mb * size + station.s_per_volume * size / p.volume_mb
+        if name in STRIPED:
+            demands[name], servers[name] = work / station.servers, 1
+        else:
+            demands[name], servers[name] = work, station.servers
+    return demands, servers
+
+
+def mva_solution(p: VTSParams) -> mva.Solution:
+    """Exact MVA of the throughput network: ``streams`` customers, exponential service, same demands.
+
+    The product-form reference for the Ciw model (whose service times are Gamma
+    with a coefficient of variation of 0.5, not 1).  Host MB/s is
+    ``solution.throughput * customer_mb(p)``.
+    """
+    demands, servers = mva_demands(p)
+    return mva.exact(demands, population=p.streams, servers={k: c for k, c in servers.items() if c > 1})

@@ -13,19 +13,22 @@ number here uses the study's one seed, :data:`~perfstudies.models.vts.params.SEE
 import numpy as np
 import pandas as pd
 
+from perfstudies import data
 from perfstudies.models.vts.analytic import (
-    RESOURCES, bottleneck, bound, capacities, contended_task_minutes, equation3, hours_at_peak,
-    import_export_minutes, recall_response_s, typical_mix_bound,
+    RESOURCES, bottleneck, bound, capacities, contended_task_minutes, copy_ceiling, customer_mb, equation3,
+    hours_at_peak, import_export_minutes, mva_solution, processors, recall_response_s, stations, typical_mix_bound,
 )
 from perfstudies.models.vts.calibration import contention_slowdown
 from perfstudies.models.vts.network import model, recall_model
-from perfstudies.models.vts.params import SEED, VTSParams, cache_configurations, paf, text_value
+from perfstudies.models.vts.params import (
+    SEED, STUDY, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
+)
 from perfstudies.runner import replicate, summarize
 from perfstudies.sweep import run_sweep
 
 #: Replications and run length of one live-panel re-run (a fraction of a second).
 WIDGET_REPLICATIONS = 3
-WIDGET_COMPLETIONS = 300
+WIDGET_COMPLETIONS = 240
 #: The fields the live panel offers.
 WIDGET_FIELDS = ("feature", "capacity_gb", "hdd_gb", "drives", "drive_model", "compressibility", "escon_channels",
                  "block_kb", "workload", "volume_mb", "recall_queue", "import_export_drives")
@@ -80,7 +83,10 @@ def headline_configurations() -> dict[str, VTSParams]:
                                               compressibility=1.0, workload="sustained_write"),
         "EHPO, 16(2+P), CF 3, sustained": VTSParams(feature="EHPO", capacity_gb=1152, compressibility=3.0),
         "PAF, CF 1, sustained": paf(compressibility=1.0, workload="sustained_write"),
+        "PAF, CF 2, sustained": paf(compressibility=2.0, workload="sustained_write"),
         "PAF, CF 3, sustained": paf(compressibility=3.0, workload="sustained_write"),
+        "PAF, CF 4, sustained": paf(compressibility=4.0, workload="sustained_write"),
+        "PAF, CF 1, peak write": paf(compressibility=1.0, workload="peak_write"),
         "PAF, CF 2.66, peak write": paf(compressibility=2.66, workload="peak_write"),
         "PAF, CF 2.66, read recall": paf(compressibility=2.66, workload="read_recall"),
     }
@@ -176,3 +182,97 @@ def recall_sweep() -> pd.DataFrame:
                      max_workers=2, progress=False)
     runs = runs.assign(value=runs["value"] / 60.0)
     return summarize(runs, by=["drives", "volume_mb", "recall_queue"]).reset_index()
+
+
+def flattening_candidates() -> pd.DataFrame:
+    """The resources the paper names that could flatten PAF sustained write above CF 3, each tested.
+
+    For each candidate: what it would predict for PAF sustained write at CF 3 and
+    CF 4 (host MB/s, closed form), the evidence that tests it, and the verdict.
+    Published: 50 MB/s at CF 3, "not sensitive to compression factor" above it.
+    """
+    sustained = {cf: paf(workload="sustained_write", compressibility=cf) for cf in (1.0, 3.0, 4.0)}
+    published_cf1, published_cf3 = text_value("paf_sustained_write_cf1"), text_value("paf_sustained_write_cf3")
+    # 1. Work per host block at the processors.  One pool whose demand is alpha + beta / CF,
+    #    through 19 MB/s at CF 1 and 50 MB/s at CF 3, predicts at CF 4:
+    servers = processors(sustained[3.0])
+    beta = (servers / published_cf1 - servers / published_cf3) / (1 - 1 / 3)
+    alpha = servers / published_cf1 - beta
+    one_pool_cf4 = servers / (alpha + beta / 4)
+    #    Table 2's 64 KB peak write (103 MB/s at CF 2.66) leaves the processors this much room per 64 KB block:
+    peak_64 = paf(workload="peak_write", compressibility=2.66, block_kb=64)
+    room_s_per_mb = processors(peak_64) / _published_table2("peak_write", 64) - stations(peak_64)["processors"].s_per_mb
+    per_block_s = room_s_per_mb * peak_64.block_kb / 1024
+    blocks_per_mb = 1024 / sustained[3.0].block_kb
+    thrice_cap = servers / (3 * blocks_per_mb * per_block_s)
+    # 2. The cache arms (full strides): the smallest PAF cache has a quarter of the largest one's arms.
+    smallest = {cf: p.replace(capacity_gb=216) for cf, p in sustained.items()}
+    # 4. The copy to tape.
+    copy = {cf: capacities(p)["tape"] for cf, p in sustained.items()}
+    rows = [
+        {"candidate": "work per host block (processors)",
+         "evidence": (f"one processor pool through {published_cf1:g} MB/s at CF 1 and {published_cf3:g} at CF 3 "
+                      f"gives {one_pool_cf4:.0f} at CF 4; Table 2's 64 KB peak write leaves the processors at most "
+                      f"{1000 * per_block_s:.2f} ms per block, a cap of {thrice_cap:.0f} MB/s even if paid three "
+                      "times per block in sustained write"),
+         "CF 3": published_cf3, "CF 4": one_pool_cf4, "verdict": "rejected: rises with CF (CF 3 by construction)"},
+        {"candidate": "full-stride buffering, cache arms",
+         "evidence": (f"the 216 GB PAF cache has {smallest[3.0].raid[0] * 7} arms against "
+                      f"{sustained[3.0].raid[0] * 7}; the paper finds it about as fast (Sec. 3.5.3)"),
+         "CF 3": capacities(smallest[3.0])["cache"], "CF 4": capacities(smallest[4.0])["cache"],
+         "verdict": "rejected: scales with arms and CF"},
+        {"candidate": "input throttling (Sec. 5)",
+         "evidence": "with the PAF, input is not throttled for copying to tape (Sec. 5)",
+         "CF 3": float("nan"), "CF 4": float("nan"), "verdict": "rejected by the text"},
+        {"candidate": "copy from cache to tape (drives)",
+         "evidence": (f"a mount per volume copied ({sustained[3.0].mount_s:.0f} s, from Table 1's recall) plus the "
+                      f"write at the native rate, on {sustained[3.0].drives} drives; tends to "
+                      f"{copy_ceiling(sustained[3.0]):.0f} MB/s"),
+         "CF 3": copy[3.0], "CF 4": copy[4.0], "verdict": "adopted"},
+    ]
+    return pd.DataFrame(rows)
+
+
+def _published_table2(operation: str, block_kb: int) -> float:
+    """Table 2's host MB/s for an operation and block size."""
+    table = data.load(STUDY, "table2_block_size")
+    row = table[(table["operation"] == operation) & (table["block_kb"] == block_kb)]
+    return float(row["host_mb_s"].iloc[0])
+
+
+#: Replications of each configuration of the theory-beside-simulation table.
+THEORY_REPLICATIONS = 5
+
+
+def theory_configurations() -> dict[str, tuple[VTSParams, float]]:
+    """Configurations of the theory-beside-simulation table, each with its published value."""
+    sixty = statement("paf_sustained_write_cf4").value
+    return {
+        "PAF sustained, CF 1": (paf(workload="sustained_write", compressibility=1.0),
+                                text_value("paf_sustained_write_cf1")),
+        "PAF sustained, CF 3": (paf(workload="sustained_write", compressibility=3.0),
+                                text_value("paf_sustained_write_cf3")),
+        "PAF sustained, CF 4": (paf(workload="sustained_write", compressibility=4.0), sixty),
+        "PAF peak write, CF 2.66": (paf(workload="peak_write", compressibility=2.66),
+                                    _published_table2("peak_write", 32)),
+        "EHPO sustained, CF 3, 16(2+P)": (ehpo(16, workload="sustained_write", compressibility=3.0),
+                                          text_value("ehpo_sustained_write_cf3_largest_cache")),
+        "base sustained, 4(2+P)": (base(4, workload="sustained_write"),
+                                   text_value("base_sustained_write_smallest_cache")),
+    }
+
+
+def theory_beside_simulation() -> pd.DataFrame:
+    """Host MB/s: the bottleneck bound, exact MVA of the same closed network, the simulation, the paper."""
+    rows = []
+    for name, (params, published) in theory_configurations().items():
+        solution = mva_solution(params)
+        runs = replicate(model, params, THEORY_REPLICATIONS, SEED, progress=False)
+        simulated, half = runs.mean("host_mb_s"), runs.half_width("host_mb_s")
+        exact = solution.throughput * customer_mb(params)
+        runner_up = sorted(capacities(params).values())[1]
+        rows.append({"configuration": name, "streams": params.streams, "bottleneck": bottleneck(params),
+                     "next resource above bound": runner_up / bound(params) - 1,
+                     "bound": bound(params), "MVA": exact, "simulated": simulated, "95% CI ±": half,
+                     "simulated / MVA - 1": simulated / exact - 1, "published": published})
+    return pd.DataFrame(rows)

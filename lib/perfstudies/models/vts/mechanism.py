@@ -2,11 +2,13 @@
 
 Every node of the VTS network is a plain first-come-first-served Ciw node; what
 is particular to the VTS is the service time a customer (a chunk of host data,
-or a whole volume for a recall) draws at each resource.  Two distributions hold
+or a whole volume for a recall) draws at each resource.  Three distributions hold
 it, each built by :mod:`.network` from the demands of :mod:`.analytic`:
 
 * :class:`WorkService`: the work a chunk costs a resource, Gamma distributed;
   at the cache the work is shared by all disk arms at once (striping);
+* :class:`CopyService`: a chunk of sustained write at a tape drive during
+  copy-out, a fixed write time plus its share of the mount its volume costs;
 * :class:`RecallService`: a recall at a tape drive, a fixed transfer time for the
   volume plus a random mount and search.
 """
@@ -135,6 +137,74 @@ class RecallService(ciw.dists.Distribution):
     @property
     def variance(self):
         return self.mount_and_search.variance
+
+    @property
+    def upper_limit(self):
+        return math.inf
+
+    @property
+    def lower_limit(self):
+        return self.transfer_s
+
+
+class CopyService(ciw.dists.Distribution):
+    """A chunk's copy from the cache to a 3590 drive: a fixed write plus its share of its volume's mount.
+
+    Mechanism: in sustained write every volume the host completes is copied to
+    tape (Sec. 2: "Once a complete tape volume is received in TVC, it is
+    scheduled for copying"), and the copy is approximately the reverse of a
+    recall (Secs. 3 and 3.2.2), which mounts a cartridge for each volume.  So a
+    volume copied out costs its drive one mount (``mount_s``, calibrated on
+    Table 1's recall) and the write of the compressed volume at the drive's
+    native rate.  A customer is a chunk of ``chunk_mb`` host MB, so it carries
+    ``chunk_mb / volume_mb`` of its volume's mount: the mean of the
+    drive's time per volume is kept, spread over the volume's chunks (a fluid
+    approximation of one long mount every ``volume_mb / chunk_mb`` chunks).
+
+    The mount is paid per volume, and a volume is the same 800 host MB at any
+    compressibility, so this is the part of the drives' work that compression
+    does not shrink: it caps PAF sustained write near ``drives x volume /
+    mount_s`` (Sec. 3.5.3: not sensitive to compression above CF 3).
+
+    Parameters
+    ----------
+    transfer_s : float
+        Time to write the chunk's compressed data (>= 0).
+    mount_share_s : float
+        Mean of the chunk's share of the mount (> 0).
+    shape : float
+        Gamma shape of the mount share (default :data:`SERVICE_SHAPE`).
+
+    Examples
+    --------
+    >>> CopyService(transfer_s=0.3, mount_share_s=0.7)
+    CopyService(transfer_s=0.3, mount_share_s=0.7, shape=4.0)
+    >>> CopyService(transfer_s=0.3, mount_share_s=0.7).mean
+    1.0
+    """
+
+    def __init__(self, transfer_s: float, mount_share_s: float, shape: float = SERVICE_SHAPE):
+        if not (isinstance(transfer_s, (int, float)) and 0.0 <= transfer_s < math.inf):
+            raise ValueError(f"transfer_s = {transfer_s!r} is out of range: allowed 0 <= transfer_s < inf")
+        self.transfer_s = transfer_s
+        self.mount_share_s = mount_share_s
+        self.shape = shape
+        self.mount_share = gamma_by_mean(mount_share_s, shape)
+
+    def __repr__(self):
+        return (f"CopyService(transfer_s={self.transfer_s!r}, mount_share_s={self.mount_share_s!r}, "
+                f"shape={self.shape!r})")
+
+    def sample(self, t=None, ind=None):
+        return self.transfer_s + self.mount_share.sample(t, ind)
+
+    @property
+    def mean(self):
+        return self.transfer_s + self.mount_share.mean
+
+    @property
+    def variance(self):
+        return self.mount_share.variance
 
     @property
     def upper_limit(self):

@@ -13,7 +13,8 @@ volume for a recall) circulating through the resources of the workload's path
 A chunk of a sustained write goes back to its stream only after its copy-out, so
 host writes and copy-out run at the same rate, as they do in the steady state
 the VTS holds by throttling its input (Sec. 5).  Service times are those of
-:mod:`.mechanism` (:class:`~.mechanism.WorkService` everywhere, and
+:mod:`.mechanism` (:class:`~.mechanism.WorkService` everywhere,
+:class:`~.mechanism.CopyService` for a chunk copied out at a drive, and
 :class:`~.mechanism.RecallService` for a recall at a drive), with the demands
 of :func:`.analytic.stations`.
 
@@ -28,40 +29,34 @@ by the number of arms.  A chunk uses one channel, one processor and one drive.
 
 import ciw
 
-from perfstudies.models.vts.analytic import Station, bound, stations
-from perfstudies.models.vts.mechanism import RecallService, WorkService
-from perfstudies.models.vts.params import PATHS, VTSParams
+from perfstudies.models.vts.analytic import STRIPED, Station, bound, customer_mb, stations
+from perfstudies.models.vts.mechanism import CopyService, RecallService, WorkService
+from perfstudies.models.vts.params import PATHS, WARMUP_SHARE, VTSParams, warmup_customers
 from perfstudies.networks import closed_population
 from perfstudies.runner import run_ciw
 
-#: Share of a throughput run before the measurement window opens (warm-up).
-WARMUP_SHARE = 0.15
 #: Gap between the customers put in place at the start to make a closed population (s).
 INJECTION_GAP = 1e-6
 #: A recall run lasts until every recall is served; this only has to be longer (s).
 RECALL_HORIZON_S = 1e7
 
-#: Resources whose servers share every customer: data is striped across all cache
-#: arms (Sec. 2), so the cache is one server as fast as all its arms together.
-STRIPED = ("cache",)
-
-
-def service(resource: str, station: Station, size_mb: float, speedup: float = 1.0) -> ciw.dists.Distribution:
+def service(resource: str, station: Station, size_mb: float, speedup: float = 1.0,
+            volume_mb: float | None = None) -> ciw.dists.Distribution:
     """Service time of a customer of ``size_mb`` host MB at one resource.
 
-    The per-MB work is a :class:`~.mechanism.WorkService`; a resource with a
-    per-volume overhead (a recall's mount and search at a drive) is a
-    :class:`~.mechanism.RecallService`.  ``speedup`` divides the time (a striped
-    resource working with all servers at once).
+    The per-MB work is a :class:`~.mechanism.WorkService`.  A resource with a
+    per-volume overhead (a mount at a drive) is a
+    :class:`~.mechanism.RecallService` when the customer is a whole volume
+    (``volume_mb`` None or equal to ``size_mb``: a recall's mount and search),
+    and a :class:`~.mechanism.CopyService` when it is a chunk of a volume of
+    ``volume_mb`` host MB (its share of the copy's mount).  ``speedup`` divides
+    the time (a striped resource working with all servers at once).
     """
     if station.s_per_volume == 0:
         return WorkService(resource, station.s_per_mb * size_mb, speedup)
-    return RecallService(station.s_per_mb * size_mb / speedup, station.s_per_volume / speedup)
-
-
-def customer_mb(params: VTSParams) -> float:
-    """Host MB one customer carries: a whole volume for a recall, a chunk otherwise."""
-    return params.volume_mb if params.workload == "read_recall" else params.chunk_mb
+    if volume_mb is None or volume_mb == size_mb:
+        return RecallService(station.s_per_mb * size_mb / speedup, station.s_per_volume / speedup)
+    return CopyService(station.s_per_mb * size_mb / speedup, station.s_per_volume * size_mb / volume_mb / speedup)
 
 
 def build_network(params: VTSParams) -> ciw.Network:
@@ -70,7 +65,8 @@ def build_network(params: VTSParams) -> ciw.Network:
     found = stations(params)
     size = customer_mb(params)
     servers = [1 if name in STRIPED else found[name].servers for name in path]
-    services = [service(name, found[name], size, found[name].servers / c) for name, c in zip(path, servers)]
+    services = [service(name, found[name], size, found[name].servers / c, params.volume_mb)
+                for name, c in zip(path, servers)]
     last = len(path)
     population = closed_population(params.streams, gap=INJECTION_GAP)
     return ciw.create_network(
@@ -82,9 +78,14 @@ def build_network(params: VTSParams) -> ciw.Network:
     )
 
 
+def warmup_s(params: VTSParams) -> float:
+    """Simulated seconds deleted before the measurement window opens (see :func:`~.params.warmup_customers`)."""
+    return warmup_customers(params.completions, params.streams) * customer_mb(params) / bound(params)
+
+
 def run_length_s(params: VTSParams) -> float:
-    """Simulated seconds for about ``completions`` customers at the bound rate."""
-    return params.completions * customer_mb(params) / bound(params)
+    """Simulated seconds: the warm-up, then ``(1 - WARMUP_SHARE) * completions`` customers at the bound rate."""
+    return warmup_s(params) + (1 - WARMUP_SHARE) * params.completions * customer_mb(params) / bound(params)
 
 
 def model(params: VTSParams, seed: int) -> dict[str, float]:
@@ -96,7 +97,7 @@ def model(params: VTSParams, seed: int) -> dict[str, float]:
     """
     path = PATHS[params.workload]
     horizon = run_length_s(params)
-    start = WARMUP_SHARE * horizon
+    start = warmup_s(params)
     simulation, records = run_ciw(build_network(params), seed, horizon)
     span = horizon - start
     host_node = path.index("channels") + 1
