@@ -6,8 +6,7 @@ simulation to them where they are exact.  Times are in seconds, rates per
 second.
 """
 
-from perfstudies.models.mdf.params import ImsParams
-from perfstudies.models.mdf.slices import Windows
+from perfstudies.models.mdf.params import ImsParams, Windows
 
 
 def hold_moments(windows: Windows) -> tuple[float, float]:
@@ -104,7 +103,6 @@ def closed_response(population: int, throughput: float, think: float) -> float:
     if not throughput > 0:
         raise ValueError(f"throughput = {throughput!r} is out of range: allowed throughput > 0")
     return population / throughput - think
-
 
 
 def closed_loop_bounds(population: int, think: float, unloaded_response: float,

@@ -1,0 +1,176 @@
+"""The chapter's interactive parts and its own runs: the live panel, the slider sweep, the theory tables.
+
+``widget_run(params=None)`` is what one change of the live panel re-runs: the
+IMS representative device simulated (three replications, with a 95% interval)
+and the IMS domain's theory-first bounds
+(:func:`~perfstudies.models.mdf.analytic.ims_bounds`), because a simulation of
+1,000 terminals long enough to trust takes seconds, not the fraction of a
+second a slider allows.  ``sweep_points()`` are the records behind the
+kernel-free slider chart: the same device over every scheduling parameter and
+activity rate, so the sweep is the model the comparison uses, not a separate
+toy.  The panel's record (:class:`~perfstudies.models.mdf.params.PanelParams`)
+holds only what a reader changes; everything else comes from the calibration.
+"""
+
+import functools
+
+import pandas as pd
+
+from perfstudies.models.mdf import analytic
+from perfstudies.models.mdf.calibration import calibrate, tables
+from perfstudies.models.mdf.network import model
+from perfstudies.models.mdf.params import (SEED, SLICE_MS_AT_HALF, DeviceParams, ImsParams, PanelParams)
+from perfstudies.runner import replicate, summarize
+from perfstudies.sweep import run_sweep
+
+#: Every scheduling parameter the chapter shows (2 and 4 with interpolated slices).
+ALL_PARAMETERS = tuple(SLICE_MS_AT_HALF)
+#: Replications per simulated number of the chapter's own device table.
+CHAPTER_REPLICATIONS = 5
+#: The device's activity rate in the chapter's first simulated table (I/O per s).
+CHAPTER_RATE = 14.0
+
+#: Run length of the panel's device, and its replications.
+DEVICE_RUN = dict(max_time=150.0, warmup=10.0)
+DEVICE_REPLICATIONS = 3
+#: (metric, label) of the simulated device rows the panel shows.
+DEVICE_ROWS = [
+    ("iosq_ms", "device AVG IOSQ (ms), simulated"),
+    ("resp_ms", "device AVG RESP (ms), simulated"),
+    ("held_ms", "device busy after its transfer, per I/O (ms), simulated"),
+]
+#: (metric, label) of the IMS bound rows.
+IMS_ROWS = [
+    ("frontend_capacity_tx_per_s", "4705 capacity (transactions/s), theory"),
+    ("cpu_capacity_tx_per_s", "IMS processor capacity (transactions/s), theory"),
+    ("etr_bound_per_s", "IMS ETR bound (transactions/s), theory"),
+    ("response_bound_s", "IMS response at that ETR (s), theory"),
+]
+
+#: Activity rates the slider moves over (I/O per s; evenly spaced, as the chart requires).
+SLIDER_RATES = (5.0, 10.0, 15.0, 20.0, 25.0, 30.0)
+SWEEP_RUN = dict(max_time=200.0, warmup=10.0)
+SWEEP_REPLICATIONS = 3
+
+
+@functools.cache
+def calibrated() -> tuple[DeviceParams, ImsParams]:
+    """The IMS representative device (at panel run length) and the IMS domain, as calibrated."""
+    calibration = calibrate()
+    average = calibration.device("IMS average")
+    device = DeviceParams(domain="IMS", service_ms=average.service_ms, scv=average.scv, **DEVICE_RUN)
+    return device, calibration.ims
+
+
+def widget_run(params: PanelParams | None = None) -> pd.DataFrame:
+    """The device simulated and the IMS bounds at the panel's settings, one row per quantity.
+
+    ``params=None`` runs the chapter's defaults (``PanelParams()``).
+    """
+    panel = PanelParams() if params is None else params
+    device, ims = calibrated()
+    setup = dict(scheduling_parameter=panel.scheduling_parameter, ims_share=panel.ims_share,
+                 tso_share=panel.tso_share, switch_ms=panel.switch_ms, sliced=panel.sliced)
+    device = device.replace(rate=panel.device_rate, device=panel.device, **setup)
+    simulated = replicate(model, device, DEVICE_REPLICATIONS, SEED, progress=False).summary()
+    rows = [{"quantity": label, "value": simulated.loc[metric, "mean"],
+             "95% CI ±": simulated.loc[metric, "half_width"]} for metric, label in DEVICE_ROWS]
+    rows.append({"quantity": "mean hold of a random completion (ms), theory",
+                 "value": 1000.0 * analytic.mean_hold(device.windows("IMS")), "95% CI ±": float("nan")})
+    bounds = analytic.ims_bounds(ims.replace(terminals=panel.terminals, **setup))
+    rows += [{"quantity": label, "value": bounds[metric], "95% CI ±": float("nan")} for metric, label in IMS_ROWS]
+    return pd.DataFrame(rows)
+
+
+def panel_view(table: pd.DataFrame):
+    """How the live panel shows :func:`widget_run`'s table."""
+    return table.style.format(precision=2, na_rep="").hide(axis="index")
+
+
+def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DeviceParams]:
+    """The IMS representative device at every (scheduling parameter, activity rate) of the slider chart."""
+    average = calibrate().device("IMS average")
+    return [DeviceParams(scheduling_parameter=p, domain="IMS", rate=rate, service_ms=average.service_ms,
+                         scv=average.scv, **SWEEP_RUN)
+            for rate in rates for p in parameters]
+
+
+def sweep() -> pd.DataFrame:
+    """The slider chart's sweep: every point of :func:`sweep_points`, ``SWEEP_REPLICATIONS`` each (tidy rows)."""
+    return run_sweep(model, sweep_points(), SWEEP_REPLICATIONS, SEED, progress=False, max_workers=2)
+
+
+def sweep_curves(runs: pd.DataFrame) -> pd.DataFrame:
+    """IOSQ and RESP by rate and scheduling parameter, with 95% intervals, from :func:`sweep`'s rows."""
+    curves = summarize(runs[runs["metric"].isin(["iosq_ms", "resp_ms"])],
+                       by=["rate", "scheduling_parameter", "metric"]).reset_index()
+    curves["metric"] = curves["metric"].map({"iosq_ms": "AVG IOSQ", "resp_ms": "AVG RESP"})
+    return curves
+
+
+# --- the chapter's theory tables and its first simulated table --------------------------------
+
+def slice_table() -> pd.DataFrame:
+    """Slice per domain at 50% for every scheduling parameter, and whether the document gives it."""
+    return pd.DataFrame({"scheduling parameter": list(SLICE_MS_AT_HALF),
+                         "slice per domain at 50% (ms)": list(SLICE_MS_AT_HALF.values()),
+                         "source": ["document" if p in (1, 3, 5) else "interpolated" for p in SLICE_MS_AT_HALF]})
+
+
+def hold_table() -> pd.DataFrame:
+    """The mean hold E[H] of a completion at a random moment, per scheduling parameter (default setup)."""
+    return pd.DataFrame([{"scheduling parameter": p, "slice (ms)": SLICE_MS_AT_HALF[p],
+                          "mean hold E[H] (ms)":
+                              1000 * analytic.mean_hold(DeviceParams(scheduling_parameter=p).windows("IMS"))}
+                         for p in ALL_PARAMETERS])
+
+
+def held_iosq_table(device: str = "IMS-C23") -> pd.DataFrame:
+    """Pollaczek-Khinchine with and without the hold, for one Table 2 device at each column's published rate."""
+    calibration = calibrate().device(device)
+    service = calibration.service_ms / 1000
+    unsliced = DeviceParams(sliced=False).windows(calibration.domain)
+    devices = tables()["device_activity"]
+    rows = []
+    for row in devices[devices["device"] == device].itertuples():
+        sliced = row.scheduling_parameter != "BASE"
+        p = int(row.scheduling_parameter) if sliced else 3
+        windows = DeviceParams(scheduling_parameter=p, sliced=sliced).windows(calibration.domain)
+        rows.append({"column": row.scheduling_parameter, "rate (I/O/s)": row.rate_per_s,
+                     "published IOSQ (ms)": row.iosq_ms,
+                     "M/G/1 with hold (ms)": 1000 * analytic.held_device_iosq(row.rate_per_s, service,
+                                                                              calibration.scv, windows),
+                     "M/G/1 without hold (ms)": 1000 * analytic.held_device_iosq(row.rate_per_s, service,
+                                                                                 calibration.scv, unsliced)})
+    return pd.DataFrame(rows)
+
+
+def ims_bounds_table() -> pd.DataFrame:
+    """The IMS domain's capacities, bottleneck and bounds per scheduling parameter (calibrated values)."""
+    ims = calibrate().ims
+    bounds = pd.DataFrame([{"scheduling parameter": p, **analytic.ims_bounds(ims.replace(scheduling_parameter=p))}
+                           for p in ALL_PARAMETERS]).drop(columns="unloaded_response_s")
+    bounds.columns = ["scheduling parameter", "4705 capacity (tx/s)", "processor capacity (tx/s)", "bottleneck",
+                      "ETR bound (tx/s)", "response at that ETR (s)"]
+    return bounds
+
+
+def device_by_parameter_points() -> list[DeviceParams]:
+    """The IMS representative device at ``CHAPTER_RATE`` for every scheduling parameter."""
+    average = calibrate().device("IMS average")
+    return [DeviceParams(scheduling_parameter=p, rate=CHAPTER_RATE, service_ms=average.service_ms, scv=average.scv)
+            for p in ALL_PARAMETERS]
+
+
+def device_by_parameter() -> pd.DataFrame:
+    """IOSQ and the hold per I/O of :func:`device_by_parameter_points`, simulated, beside the theory's E[H]."""
+    runs = run_sweep(model, device_by_parameter_points(), CHAPTER_REPLICATIONS, SEED, progress=False, max_workers=2)
+    summary = summarize(runs, by=["scheduling_parameter", "metric"])
+
+    def shown(metric):
+        values = summary.xs(metric, level="metric")[["mean", "half_width"]].values
+        return [f"{mean:.2f} ± {half:.2f}" for mean, half in values]
+
+    return pd.DataFrame({"scheduling parameter": list(ALL_PARAMETERS), "IOSQ (ms, 95% CI)": shown("iosq_ms"),
+                         "hold per I/O (ms, 95% CI)": shown("held_ms"),
+                         "theory E[H] (ms)": hold_table()["mean hold E[H] (ms)"]})

@@ -1,0 +1,75 @@
+"""Theory first: the closed forms of :mod:`perfstudies.models.mdf.analytic`, and the simulation held to them."""
+
+import pytest
+
+from perfstudies.models.mdf import analytic
+from perfstudies.models.mdf.network import model
+from perfstudies.models.mdf.params import SEED, DeviceParams, Windows, domain_windows
+from perfstudies.runner import replicate
+
+SHORT_DEVICE = dict(max_time=200.0, warmup=10.0)
+
+
+def test_mean_hold_is_a_quarter_slice_for_two_equal_slices_and_grows_with_the_slice():
+    holds = [analytic.mean_hold(domain_windows(p, 0.5, 0.5, 0.0)[0]) for p in (1, 2, 3, 4, 5)]
+    assert holds == pytest.approx([0.030 / 4, 0.025 / 4, 0.020 / 4, 0.015 / 4, 0.010 / 4])
+    assert analytic.mean_hold(Windows.always()) == 0.0
+
+
+def test_hold_moments_of_unequal_slices():
+    # 75/25 at parameter 1: the IMS domain is away for 15 ms of every 60, the TSO domain for 45
+    ims, tso = domain_windows(1, 0.75, 0.25, 0.0)
+    assert analytic.hold_moments(ims) == pytest.approx((0.015**2 / 0.120, 0.015**3 / 0.180))
+    assert analytic.mean_hold(tso) == pytest.approx(0.045**2 / 0.120)
+
+
+def test_pollaczek_khinchine_inversions_round_trip():
+    rate, service, scv = 30.0, 0.018, 0.6
+    wait = analytic.pollaczek_khinchine_wait(rate, service, service**2 * (1 + scv))
+    assert analytic.scv_from_wait(rate, service, wait) == pytest.approx(scv)
+    assert analytic.rate_from_wait(service, scv, wait) == pytest.approx(rate)
+
+
+def test_pollaczek_khinchine_refuses_a_saturated_queue():
+    with pytest.raises(ValueError, match="rate \\* mean = 1.2 is out of range"):
+        analytic.pollaczek_khinchine_wait(60.0, 0.02, 0.001)
+
+
+def test_frontend_capacity_rises_as_slices_shorten_and_inverts():
+    capacities = [analytic.frontend_capacity(domain_windows(p, 0.5, 0.5, 0.0)[0], 0.006) for p in (1, 3, 5)]
+    assert capacities[0] < capacities[1] < capacities[2]
+    windows = domain_windows(3, 0.5, 0.5, 0.00005)[0]
+    assert analytic.frontend_time_for_capacity(windows, analytic.frontend_capacity(windows, 0.006)) == \
+        pytest.approx(0.006)
+
+
+def test_ims_bounds_move_the_bottleneck_from_the_4705_to_the_processors():
+    from perfstudies.models.mdf.calibration import ims_calibration
+
+    ims = ims_calibration()
+    bottlenecks = [analytic.ims_bounds(ims.replace(scheduling_parameter=p))["bottleneck"] for p in (1, 3, 5)]
+    assert bottlenecks == ["4705", "4705", "processors"]
+
+
+# --- the simulation against the closed forms --------------------------------------------------
+
+def test_single_domain_iosq_matches_mm1():
+    # no slicing, exponential transfer: M/M/1 with rho = 0.6, Wq = rho S / (1 - rho) = 30 ms
+    # (a 99% interval, so that one test in a hundred seeds, not one in twenty, misses by chance)
+    params = DeviceParams(sliced=False, rate=30.0, service_ms=20.0, scv=1.0, max_time=400.0, warmup=20.0)
+    result = replicate(model, params, 12, SEED, progress=False, confidence=0.99)
+    summary = result.summary().loc["iosq_ms"]
+    theory = 1000.0 * analytic.pollaczek_khinchine_wait(30.0, 0.020, 2 * 0.020**2)
+    assert theory == pytest.approx(30.0)
+    assert summary["low"] <= theory <= summary["high"]
+    assert summary["half_width"] < 3.0
+
+
+def test_hold_grows_with_slice_length_and_matches_theory():
+    held = {}
+    for p in (1, 3, 5):
+        params = DeviceParams(scheduling_parameter=p, rate=20.0, **SHORT_DEVICE)
+        held[p] = replicate(model, params, 3, SEED, progress=False).mean("held_ms")
+        theory = 1000.0 * analytic.mean_hold(params.windows("IMS"))
+        assert held[p] == pytest.approx(theory, rel=0.2)
+    assert held[1] > held[3] > held[5] > 0

@@ -1,0 +1,36 @@
+"""The chapter's interactive parts: the live panel's re-run, the slider sweep's points, the theory tables."""
+
+import pytest
+
+from perfstudies.models.mdf.explore import (ALL_PARAMETERS, SLIDER_RATES, held_iosq_table, hold_table,
+                                            ims_bounds_table, slice_table, sweep_points, widget_run)
+from perfstudies.models.mdf.params import DeviceParams, PanelParams
+
+
+def test_widget_run_reports_simulation_with_intervals_and_theory():
+    table = widget_run(PanelParams(device_rate=15.0))
+    simulated = table[table["quantity"].str.endswith("simulated")]
+    assert len(simulated) == 3 and (simulated["95% CI ±"] > 0).all()
+    assert table["value"].notna().all()
+
+
+def test_widget_run_without_params_runs_the_defaults():
+    assert widget_run().equals(widget_run(PanelParams()))
+
+
+def test_sweep_points_cover_every_parameter_and_rate_with_the_calibrated_device():
+    points = sweep_points()
+    assert len(points) == len(SLIDER_RATES) * len(ALL_PARAMETERS)
+    assert all(isinstance(p, DeviceParams) and p.domain == "IMS" for p in points)
+    assert {(p.rate, p.scheduling_parameter) for p in points} == {(r, s) for r in SLIDER_RATES for s in ALL_PARAMETERS}
+    assert len({(p.service_ms, p.scv) for p in points}) == 1
+
+
+def test_the_chapters_theory_tables():
+    assert slice_table()["source"].tolist() == ["document", "interpolated", "document", "interpolated", "document"]
+    holds = hold_table()["mean hold E[H] (ms)"]
+    assert holds.is_monotonic_decreasing and holds.iloc[0] == pytest.approx(7.525, abs=0.001)
+    c23 = held_iosq_table("IMS-C23").set_index("column")
+    assert c23.loc["BASE", "M/G/1 with hold (ms)"] == pytest.approx(15.0)    # BASE calibrates the device
+    assert (c23["M/G/1 with hold (ms)"] >= c23["M/G/1 without hold (ms)"] - 1e-9).all()
+    assert ims_bounds_table()["bottleneck"].tolist() == ["4705", "4705", "4705", "4705", "processors"]

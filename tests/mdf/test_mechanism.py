@@ -1,0 +1,144 @@
+"""The held-interrupt mechanism: the schedule, the Ciw classes of ``mechanism.py`` and the seeded records."""
+
+import ciw
+import pytest
+
+from perfstudies.models.mdf.mechanism import (FRONT_END, PROCESSORS, TERMINALS, DomainArrivals, DomainWork,
+                                              FrontEndRouting, HeldCompletion)
+from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
+from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams, Windows, domain_windows
+
+SEED = 20261123
+SHORT_DEVICE = dict(max_time=200.0, warmup=10.0)
+SMALL_IMS = dict(terminals=200, max_time=60.0, warmup=10.0)
+SMALL_TSO = dict(users=90, max_time=100.0, warmup=10.0)
+
+
+# --- the schedule the mechanism reads -------------------------------------------------------------
+
+def test_windows_alternate_and_switch_costs_time():
+    ims, tso = domain_windows(1, 0.5, 0.5, switch=0.001)  # 30 ms slices, 1 ms switch
+    assert (ims.cycle, ims.slice, tso.offset) == pytest.approx((0.060, 0.030, 0.030))
+    assert ims.next_dispatch(0.010) == pytest.approx(0.010)     # inside its slice
+    assert ims.next_dispatch(0.0005) == pytest.approx(0.001)    # during its switch-in
+    assert ims.next_dispatch(0.045) == pytest.approx(0.061)     # during the TSO slice
+    assert tso.next_dispatch(0.010) == pytest.approx(0.031)
+    assert ims.fraction == pytest.approx(29 / 60)
+
+
+def test_stretch_pauses_work_while_the_other_domain_runs():
+    ims, _ = domain_windows(1, 0.5, 0.5, switch=0.0)
+    assert ims.stretch(0.020, 0.005) == pytest.approx(0.025)
+    assert ims.stretch(0.020, 0.015) == pytest.approx(0.065)    # 10 ms now, 5 ms next slice
+    assert ims.stretch(0.040, 0.060) == pytest.approx(0.150)    # waits to 60 ms, then two whole slices
+    assert Windows.always().stretch(1.0, 0.5) == 1.5
+
+
+def test_windows_refuse_impossible_slices():
+    with pytest.raises(ValueError, match="Windows.slice = 0.07 is out of range"):
+        Windows(cycle=0.06, slice=0.07)
+
+
+# --- the Ciw classes -----------------------------------------------------------------------------
+
+class _Fixed(ciw.dists.Distribution):
+    def __init__(self, value):
+        self.value = value
+
+    def sample(self, t=None, ind=None):
+        return self.value
+
+
+def test_held_completion_keeps_the_device_busy_until_its_domain_returns():
+    ims, _ = domain_windows(1, 0.5, 0.5, 0.0)
+    held = HeldCompletion(_Fixed(0.018), ims)
+    assert held.sample(t=0.020) == pytest.approx(0.040)     # transfer ends at 38 ms, IMS back at 60 ms
+    assert held.sample(t=0.005) == pytest.approx(0.018)     # ends inside the slice: cleared at once
+    assert held.sample(t=0.045) == pytest.approx(0.033)     # started at 60 ms, ends at 78 ms
+
+
+def test_domain_work_and_arrivals_advance_only_in_the_domains_slices():
+    ims, _ = domain_windows(1, 0.5, 0.5, 0.0)
+    assert DomainWork(_Fixed(0.015), ims).sample(t=0.020) == pytest.approx(0.045)
+    arrivals = DomainArrivals(10.0, ims)
+    assert arrivals.inner.rate == pytest.approx(20.0)       # issued at twice the rate, half the time
+    ciw.seed(1)
+    gaps = [arrivals.sample(t=0.040)]
+    assert 0.040 + gaps[0] >= 0.060                          # nothing issued during the TSO slice
+
+
+def test_every_mechanism_class_says_what_it_is():
+    ims, _ = domain_windows(3, 0.5, 0.5, 0.0)
+    assert repr(DomainArrivals(2.0, ims)).startswith("DomainArrivals(rate=2.0, windows=Windows(cycle=0.04")
+    assert repr(HeldCompletion(ciw.dists.Exponential(50.0), ims)).startswith(
+        "HeldCompletion(hardware=Exponential(rate=50.0), windows=Windows(")
+    assert repr(DomainWork(ciw.dists.Exponential(50.0), ims)).startswith("DomainWork(work=Exponential(rate=50.0)")
+    assert repr(FrontEndRouting()) == "FrontEndRouting()"
+
+
+def test_front_end_routing_sends_a_message_in_then_its_reply_out():
+    routing = FrontEndRouting()
+    routing.simulation = type("Simulation", (), {"nodes": {TERMINALS: "terminals", PROCESSORS: "processors"}})()
+    customer = type("Customer", (), {})()
+    assert [routing.next_node(customer) for _ in range(4)] == ["processors", "terminals"] * 2
+    assert FRONT_END == 2
+
+
+def test_build_network_builds_each_record_and_refuses_others():
+    assert build_network(DeviceParams()).number_of_nodes == 1
+    assert build_network(ImsParams()).number_of_nodes == 4
+    assert build_network(TsoParams()).number_of_nodes == 2
+    with pytest.raises(ValueError, match="params = 3 has the wrong type"):
+        build_network(3)
+
+
+# --- what the mechanism does ---------------------------------------------------------------------
+
+def test_iosq_falls_from_parameter_1_to_5_in_both_domains():
+    from perfstudies.models.mdf.params import SEED as STUDY_SEED
+    from perfstudies.runner import replicate
+
+    for domain, rate in (("IMS", 25.0), ("TSO", 11.0)):
+        iosq = [replicate(model, DeviceParams(scheduling_parameter=p, domain=domain, rate=rate, **SHORT_DEVICE),
+                          3, STUDY_SEED, progress=False).mean("iosq_ms")
+                for p in (1, 3, 5)]
+        assert iosq[0] > iosq[1] > iosq[2], (domain, iosq)
+
+
+def test_pend_disc_conn_are_not_changed_by_slicing():
+    # RMF's RESP - IOSQ is the transfer time whatever the slices (Section 4.0)
+    for p in (1, 5):
+        metrics = model(DeviceParams(scheduling_parameter=p, **SHORT_DEVICE), SEED)
+        assert metrics["resp_ms"] - metrics["iosq_ms"] == pytest.approx(17.0)
+
+
+def test_front_end_queues_shrink_as_slices_shorten():
+    queues = [ims_model(ImsParams(scheduling_parameter=p, terminals=1000, max_time=120.0, warmup=40.0),
+                        SEED)["tpns_queue_s"] for p in (1, 5)]
+    assert queues[0] > 5 * queues[1]
+
+
+# --- reproducibility -------------------------------------------------------------------------------
+
+def test_same_seed_same_numbers():
+    params = ImsParams(**SMALL_IMS)
+    assert ims_model(params, SEED) == ims_model(params, SEED)
+    assert model(DeviceParams(**SHORT_DEVICE), 3) == model(DeviceParams(**SHORT_DEVICE), 3)
+
+
+PINNED = {  # computed once with Ciw 3.2.7 and pinned; a change means the model's numbers changed
+    "device_iosq_ms": 27.467168059857467,
+    "ims_response_s": 0.46061111377294617,
+    "ims_etr_per_s": 11.56,
+    "tso_response_s": 0.11391513460103951,
+}
+
+
+def test_seeded_regression_values():
+    device = model(DeviceParams(**SHORT_DEVICE), SEED)
+    ims = ims_model(ImsParams(**SMALL_IMS), SEED)
+    tso = tso_model(TsoParams(**SMALL_TSO), SEED)
+    assert device["iosq_ms"] == pytest.approx(PINNED["device_iosq_ms"], rel=1e-9)
+    assert ims["ims_response_s"] == pytest.approx(PINNED["ims_response_s"], rel=1e-9)
+    assert ims["ims_etr_per_s"] == pytest.approx(PINNED["ims_etr_per_s"], rel=1e-9)
+    assert tso["tso_response_s"] == pytest.approx(PINNED["tso_response_s"], rel=1e-9)
