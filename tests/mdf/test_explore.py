@@ -2,8 +2,9 @@
 
 import pytest
 
-from perfstudies.models.mdf.explore import (ALL_PARAMETERS, SLIDER_RATES, held_iosq_table, hold_table,
-                                            ims_bounds_table, slice_table, sweep_points, widget_run)
+from perfstudies.models.mdf.explore import (ALL_PARAMETERS, SLIDER_RATES, capacity_table, held_iosq_table,
+                                            hold_table, ims_bounds_table, panel_defaults, slice_table, sweep_points,
+                                            widget_run)
 from perfstudies.models.mdf.params import DeviceParams, PanelParams
 
 
@@ -15,7 +16,7 @@ def test_widget_run_reports_simulation_with_intervals_and_theory():
 
 
 def test_widget_run_without_params_runs_the_defaults():
-    assert widget_run().equals(widget_run(PanelParams()))
+    assert widget_run().equals(widget_run(panel_defaults()))
 
 
 def test_sweep_points_cover_every_parameter_and_rate_with_the_calibrated_device():
@@ -34,3 +35,12 @@ def test_the_chapters_theory_tables():
     assert c23.loc["BASE", "M/G/1 with hold (ms)"] == pytest.approx(15.0)    # BASE calibrates the device
     assert (c23["M/G/1 with hold (ms)"] >= c23["M/G/1 without hold (ms)"] - 1e-9).all()
     assert ims_bounds_table()["bottleneck"].tolist() == ["4705", "4705", "4705", "4705", "processors"]
+
+
+def test_the_capacity_table_falls_with_longer_slices_and_slower_devices():
+    table = capacity_table().set_index("scheduling parameter")
+    for device in ("3380", "3350"):
+        capacity = table[f"{device}: capacity (I/O per s)"]
+        assert capacity["BASE"] > capacity[5] > capacity[3] > capacity[1]
+    assert (table["3350: capacity (I/O per s)"] < table["3380: capacity (I/O per s)"]).all()
+    assert table.loc["BASE", "3350: capacity (I/O per s)"] > 35.0 > table.loc[5, "3350: capacity (I/O per s)"]

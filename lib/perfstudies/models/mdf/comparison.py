@@ -145,11 +145,15 @@ def device_points(calibrations: tuple[DeviceCalibration, ...], ims_etr: pd.Serie
                 rate = device.base_rate * float(load)
             else:
                 rate = device_rate(device, column)
-            points.append(DeviceParams(
-                scheduling_parameter=int(column) if column != "BASE" else CALIBRATION_PARAMETER,
-                sliced=column != "BASE", domain=device.domain, rate=rate,
-                service_ms=device.service_ms, scv=device.scv))
+            points.append(device_point(device, column, rate))
     return points
+
+
+def device_point(device: DeviceCalibration, column: str, rate: float) -> DeviceParams:
+    """One device at one column: sliced at its scheduling parameter, or BASE (no slicing)."""
+    return DeviceParams(scheduling_parameter=int(column) if column != "BASE" else CALIBRATION_PARAMETER,
+                        sliced=column != "BASE", domain=device.domain, rate=rate,
+                        service_ms=device.service_ms, scv=device.scv)
 
 
 @functools.cache

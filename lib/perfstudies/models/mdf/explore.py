@@ -9,7 +9,8 @@ second a slider allows.  ``sweep_points()`` are the records behind the
 kernel-free slider chart: the same device over every scheduling parameter and
 activity rate, so the sweep is the model the comparison uses, not a separate
 toy.  The panel's record (:class:`~perfstudies.models.mdf.params.PanelParams`)
-holds only what a reader changes; everything else comes from the calibration.
+holds what a reader changes and the device's calibrated service (:func:`panel_defaults`);
+everything else comes from the calibration.
 """
 
 import functools
@@ -19,7 +20,8 @@ import pandas as pd
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, tables
 from perfstudies.models.mdf.network import model
-from perfstudies.models.mdf.params import (SEED, SLICE_MS_AT_HALF, DeviceParams, ImsParams, PanelParams)
+from perfstudies.models.mdf.params import (DEVICE_SPEED, SEED, SLICE_MS_AT_HALF, DeviceParams, PanelParams,
+                                           held_busy_time)
 from perfstudies.runner import replicate, summarize
 from perfstudies.sweep import run_sweep
 
@@ -54,30 +56,30 @@ SWEEP_REPLICATIONS = 3
 
 
 @functools.cache
-def calibrated() -> tuple[DeviceParams, ImsParams]:
-    """The IMS representative device (at panel run length) and the IMS domain, as calibrated."""
-    calibration = calibrate()
-    average = calibration.device("IMS average")
-    device = DeviceParams(domain="IMS", service_ms=average.service_ms, scv=average.scv, **DEVICE_RUN)
-    return device, calibration.ims
+def panel_defaults() -> PanelParams:
+    """The live panel's starting point: the record's defaults with the calibrated IMS representative device."""
+    average = calibrate().device("IMS average")
+    return PanelParams(service_ms=average.service_ms, scv=average.scv)
 
 
 def widget_run(params: PanelParams | None = None) -> pd.DataFrame:
     """The device simulated and the IMS bounds at the panel's settings, one row per quantity.
 
-    ``params=None`` runs the chapter's defaults (``PanelParams()``).
+    ``params=None`` runs the chapter's defaults (:func:`panel_defaults`).  The
+    record has already refused a device its held completions would make
+    unstable, so the simulated rows are always a steady state.
     """
-    panel = PanelParams() if params is None else params
-    device, ims = calibrated()
+    panel = panel_defaults() if params is None else params
     setup = dict(scheduling_parameter=panel.scheduling_parameter, ims_share=panel.ims_share,
                  tso_share=panel.tso_share, switch_ms=panel.switch_ms, sliced=panel.sliced)
-    device = device.replace(rate=panel.device_rate, device=panel.device, **setup)
+    device = DeviceParams(domain="IMS", rate=panel.device_rate, device=panel.device, service_ms=panel.service_ms,
+                          scv=panel.scv, **setup, **DEVICE_RUN)
     simulated = replicate(model, device, DEVICE_REPLICATIONS, SEED, progress=False).summary()
     rows = [{"quantity": label, "value": simulated.loc[metric, "mean"],
              "95% CI ±": simulated.loc[metric, "half_width"]} for metric, label in DEVICE_ROWS]
     rows.append({"quantity": "mean hold of a random completion (ms), theory",
                  "value": 1000.0 * analytic.mean_hold(device.windows("IMS")), "95% CI ±": float("nan")})
-    bounds = analytic.ims_bounds(ims.replace(terminals=panel.terminals, **setup))
+    bounds = analytic.ims_bounds(calibrate().ims.replace(terminals=panel.terminals, **setup))
     rows += [{"quantity": label, "value": bounds[metric], "95% CI ±": float("nan")} for metric, label in IMS_ROWS]
     return pd.DataFrame(rows)
 
@@ -142,6 +144,26 @@ def held_iosq_table(device: str = "IMS-C23") -> pd.DataFrame:
                                                                               calibration.scv, windows),
                      "M/G/1 without hold (ms)": 1000 * analytic.held_device_iosq(row.rate_per_s, service,
                                                                                  calibration.scv, unsliced)})
+    return pd.DataFrame(rows)
+
+
+def capacity_table() -> pd.DataFrame:
+    """How many I/Os per second the IMS representative device can take, holds included, per device type.
+
+    When requests queue, each keeps the device busy for its transfer plus the
+    hold (:func:`~perfstudies.models.mdf.params.held_busy_time`); the device is
+    stable only below one over that.  Parameter 0 stands for BASE (no slicing).
+    """
+    average = calibrate().device("IMS average")
+    rows = []
+    for p in (0, *ALL_PARAMETERS):
+        setup = DeviceParams(scheduling_parameter=p or 3, sliced=p != 0)
+        row = {"scheduling parameter": p or "BASE"}
+        for device, speed in DEVICE_SPEED.items():
+            busy = held_busy_time(setup.windows("IMS"), average.service_ms * speed / 1000, average.scv)
+            row[f"{device}: busy per I/O (ms)"] = 1000 * busy
+            row[f"{device}: capacity (I/O per s)"] = 1 / busy
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

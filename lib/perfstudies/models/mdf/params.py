@@ -21,8 +21,12 @@ Examples
 """
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
 
 from perfstudies.params import Params, param
 
@@ -173,6 +177,78 @@ def domain_windows(scheduling_parameter: int, ims_share: float, tso_share: float
             Windows(cycle, tso_slice, ims_slice, switch))
 
 
+# --- held completions: how busy a device is per request when requests queue -----------------------
+
+#: Phase grid step (s) and tail mass of :func:`held_busy_time`'s arithmetic.
+PHASE_STEP = 2e-5
+TAIL = 1e-12
+
+
+@functools.lru_cache(maxsize=1024)
+def held_busy_time(windows: Windows, mean: float, scv: float) -> float:
+    """Mean time a device of this domain is busy per request when requests are always waiting (s).
+
+    Each request keeps the device busy for its transfer ``S`` (Gamma, mean
+    ``mean``, squared coefficient of variation ``scv``) plus the hold until
+    the domain next runs, if the transfer ends outside the domain's slice
+    (Section 5.0: the part of the other domain's slice not overlapped by the
+    transfer, plus the domain switch).  When requests queue, the next one
+    starts the moment the previous completion is cleared: at once if the
+    transfer ended inside the slice, else at the start of the next slice.  So
+    the phase at which each request starts is a Markov chain that renews at
+    every hold, and by renewal-reward the mean busy time per request is the
+    mean length of a renewal cycle over the mean number of requests in it.
+    This computes both on a grid of phases (step :data:`PHASE_STEP`, with the
+    transfer's distribution folded onto the cycle), exact up to the grid.
+
+    ``1 / held_busy_time`` is the device's capacity: a device is stable only
+    below it.  The mean hold of a completion at a random moment
+    (``analytic.mean_hold``) is not enough for that: requests start where
+    holds end, so completions are not uniform over the cycle, and for nearly
+    constant transfers the two differ by tens of percent.
+    """
+    if not windows.sliced:
+        return mean
+    cycle, start, end = windows.cycle, windows.switch, windows.slice
+    size = max(1000, math.ceil(cycle / PHASE_STEP))
+    step = cycle / size
+    transfer = stats.gamma(1.0 / scv, scale=mean * scv)
+    top = math.ceil(transfer.ppf(1.0 - TAIL) / step) + 1
+    mass = np.diff(transfer.cdf((np.arange(top + 1) + 0.5) * step), prepend=0.0)  # transfer ~ m steps
+    folded = np.pad(mass, (0, (-len(mass)) % size)).reshape(-1, size).sum(axis=0)
+    folded /= folded.sum()                                                # transfer's phase shift
+    phase = np.arange(size) * step
+    inside = (phase >= start) & (phase < end)
+    hold = np.where(inside, 0.0, np.where(phase < start, start - phase, cycle + start - phase))
+    shift = np.fft.rfft(folded)
+    expected_hold = np.fft.irfft(np.fft.rfft(hold) * np.conj(shift), size)  # by start phase
+    starts = np.zeros(size)
+    starts[min(math.ceil(start / step - 1e-9), size - 1)] = 1.0            # a renewal: the slice begins
+    requests = busy = 0.0
+    while (alive := starts.sum()) > TAIL:
+        requests += alive
+        busy += alive * mean + starts @ expected_hold
+        starts = np.fft.irfft(np.fft.rfft(starts) * shift, size)
+        starts = np.where(inside, np.clip(starts, 0.0, None), 0.0)       # ended in the slice: next starts now
+    return busy / requests
+
+
+def check_device_load(owner: str, field: str, rate: float, transfer_s: float, scv: float,
+                      windows: Windows, scheduling_parameter: int) -> None:
+    """Raise the standard ValueError unless a device at ``rate`` is stable, holds included."""
+    if rate * transfer_s >= 1.0:
+        raise ValueError(f"{owner}.{field} = {rate!r} is out of range: the device saturates even without "
+                         f"slicing; allowed {field} < 1 / transfer = {1.0 / transfer_s:.1f} I/O per s")
+    busy = held_busy_time(windows, transfer_s, scv)
+    if rate * busy >= 1.0:
+        raise ValueError(
+            f"{owner}.{field} = {rate!r} is out of range: with completions held until the domain runs again "
+            f"(scheduling parameter {scheduling_parameter}) each I/O keeps the device busy {1000 * busy:.1f} ms "
+            f"when requests queue ({1000 * transfer_s:.1f} ms transfer + {1000 * (busy - transfer_s):.1f} ms held), "
+            f"so its utilisation including the hold is {rate * busy:.2f} >= 1 and IOSQ would grow without bound; "
+            f"allowed {field} < {1.0 / busy:.1f} I/O per s")
+
+
 # --- the parameter records ------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -229,10 +305,13 @@ class DeviceParams(DomainSetup):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup()
-        busy = self.rate * self.hardware_s
-        if busy >= 1.0:
-            raise ValueError(f"DeviceParams.rate = {self.rate!r} is out of range: the device saturates; "
-                             f"allowed rate < 1 / service = {1.0 / self.hardware_s:.1f} I/O per s")
+        self.check_event_budget(self.events(), ("max_time", "rate"))
+        check_device_load("DeviceParams", "rate", self.rate, self.hardware_s, self.scv, self.windows(self.domain),
+                          self.scheduling_parameter)
+
+    def events(self) -> float:
+        """Ciw events of one replication: an arrival and an end of service per request."""
+        return 2.0 * self.rate * self.max_time
 
     @property
     def hardware_s(self) -> float:
@@ -261,6 +340,20 @@ class ImsParams(DomainSetup):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup()
+        self.check_event_budget(self.events(), ("max_time", "terminals"))
+
+    def events(self) -> float:
+        """Ciw events of one replication, at most: five per transaction at the highest throughput possible.
+
+        A transaction ends a think, passes the 4705 twice, the processors once
+        and the database I/O once.  The throughput is at most what the
+        terminals offer, what the processors can do unsliced, and what a 4705
+        that moves one extra message per cycle can carry (two messages per
+        transaction).
+        """
+        front_end = (1000.0 / self.frontend_ms + 1.0 / self.windows("IMS").cycle) / 2.0
+        throughput = min(self.terminals / self.think_s, 1000.0 * self.processors / self.cpu_ms, front_end)
+        return 5.0 * throughput * self.max_time
 
 
 @dataclass(frozen=True)
@@ -279,6 +372,13 @@ class TsoParams(DomainSetup):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup()
+        self.check_event_budget(self.events(), ("max_time", "users"))
+
+    def events(self) -> float:
+        """Ciw events of one replication, at most: an end of think and an end of CPU work per command,
+        at the highest throughput the users and the unsliced processors allow."""
+        throughput = min(self.users / self.think_s, 1000.0 * self.processors / self.cpu_ms)
+        return 2.0 * throughput * self.max_time
 
 
 @dataclass(frozen=True)
@@ -289,3 +389,14 @@ class PanelParams(DomainSetup):
                                doc="IMS device activity rate")  # Table 2: about 25 at parameter 1
     device: str = param("3380", choices=tuple(DEVICE_SPEED), doc="device type")
     terminals: int = param(1000, low=100, high=2000, step=50, doc="IMS terminals")  # Section 6.0
+    # the device's own service, not a control: explore.panel_defaults() sets the calibrated values
+    service_ms: float = param(18.7, low=1.0, high=60.0, step=0.1, unit="ms",
+                              doc="PEND+DISC+CONN of the IMS device on a 3380")  # Table 1 BASE: 24.36 - 5.63
+    scv: float = param(0.6, low=0.05, high=5.0, step=0.05, unit="",
+                       doc="squared coeff. of variation of service")  # calibrated on BASE
+
+    def __post_init__(self):
+        super().__post_init__()
+        transfer_s = self.service_ms * DEVICE_SPEED[self.device] / 1000.0
+        check_device_load("PanelParams", "device_rate", self.device_rate, transfer_s, self.scv, self.windows("IMS"),
+                          self.scheduling_parameter)
