@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from perfstudies.compare import (DEFAULT, PRECISION_FRACTION, Cell, Published, Tolerance, comparison_table,
-                                 resolution)
+                                 imprecise_note, resolution)
 from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, PARAMETERS, Calibration,
                                                 DeviceCalibration, calibrate, tables)
 from perfstudies.models.mdf.network import ims_model, model, tso_model
@@ -350,9 +350,8 @@ def _cell(published: Published, value: float, half_width: float, count: float | 
     if kind == "prediction" and count is not None:
         reference = REFERENCE[published.table]
         note = f"{count:.0f} replications; baseline: the {'BASE' if reference == 'BASE' else 'parameter-3'} column"
-        if not cell.precise:
-            note += f"; still imprecise at the cap of {cap} replications"
-        cell = dataclasses.replace(cell, note=note)
+        imprecise = imprecise_note(cell, int(count), cap)
+        cell = dataclasses.replace(cell, note=f"{imprecise}; {note}" if imprecise else note)
     return cell
 
 

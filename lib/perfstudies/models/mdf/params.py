@@ -340,7 +340,8 @@ class ImsParams(DomainSetup):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup()
-        self.check_event_budget(self.events(), ("max_time", "terminals"))
+        self.check_event_budget(self.events(), ("max_time", "terminals"),
+                                shrinking=("think_s", "cpu_ms", "frontend_ms"))
 
     def events(self) -> float:
         """Ciw events of one replication, at most: five per transaction at the highest throughput possible.
@@ -372,7 +373,7 @@ class TsoParams(DomainSetup):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup()
-        self.check_event_budget(self.events(), ("max_time", "users"))
+        self.check_event_budget(self.events(), ("max_time", "users"), shrinking=("think_s", "cpu_ms"))
 
     def events(self) -> float:
         """Ciw events of one replication, at most: an end of think and an end of CPU work per command,
