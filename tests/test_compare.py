@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from perfstudies.compare import (COLUMNS, DEFAULT, POOLED, Cell, Published, Tolerance, comparison_table, documented,
-                                 imprecise_note, in_words, resolution, scoreboard, worst_cells)
+                                 imprecise_note, in_words, required_half_width, resolution, scoreboard, worst_cells)
 
 ONE_TAPE = resolution(1.0, "tape counts are whole cartridges")
 
@@ -155,7 +155,35 @@ def test_every_public_function_names_a_bad_argument(call, name):
 def test_imprecise_note_says_why_a_cell_is_too_noisy():
     noisy = _cell("rate", 10.0, 10.5, ci_half_width=0.5, baseline=12.0)
     assert imprecise_note(noisy, replications=40, cap=40).startswith(
-        "IMPRECISE: 95% half-width 0.5 > 0.25 (a quarter of the tolerance); the cap of 40 replications was reached")
+        "IMPRECISE: 95% half-width 0.5 > 0.25 (required_half_width); the cap of 40 replications was reached")
     assert imprecise_note(_cell("rate", 10.0, 10.5, ci_half_width=0.1, baseline=12.0), 5, 40) == ""
     with pytest.raises(ValueError, match=r"^cap = 0 is out of range"):
         imprecise_note(noisy, 5, 0)
+
+
+def test_a_decisive_miss_needs_its_error_known_to_a_quarter_not_its_tolerance():
+    # published 10, tolerance 10% -> 1.0 allowed; a quarter of it is 0.25
+    assert required_half_width(10.0, DEFAULT, 10.5) == pytest.approx(0.25)
+    assert required_half_width(10.0, DEFAULT, 11.9) == pytest.approx(0.25)   # 1.9 tolerances off: edge matters
+    assert required_half_width(10.0, DEFAULT, 14.0) == pytest.approx(1.0)    # 4 tolerances off: a quarter of 4.0
+    far = _cell("far", 10.0, 14.0, ci_half_width=0.9, baseline=12.0)
+    assert far.precise and not far.within_tolerance
+    # the whole interval lies outside the tolerance, by at least 1.5 tolerances
+    assert abs(far.model - far.published.value) - far.ci_half_width > 1.5 * 1.0
+    with pytest.raises(ValueError, match=r"^tolerance = 0.1 has the wrong type"):
+        required_half_width(10.0, 0.1, 10.0)
+
+
+def test_sequential_targets_may_depend_on_the_current_mean():
+    from perfstudies.reference import QueueParams, queue_model
+    from perfstudies.runner import replicate_until
+
+    params = QueueParams(max_time=300.0, warmup=30.0)
+    calls = []
+
+    def target(mean):
+        calls.append(mean)
+        return required_half_width(100.0, DEFAULT, mean)  # the model is far from 100: a decisive miss
+
+    result = replicate_until(queue_model, params, {"mean_wait": target}, seed=2, initial=3, cap=20)
+    assert calls and result.imprecise == ()

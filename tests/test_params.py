@@ -125,6 +125,6 @@ def test_event_budget_names_the_fields_to_raise_first():
             super().__post_init__()
             self.check_event_budget(self.max_time / self.service_s, ("max_time",), shrinking=("service_s",))
 
-    with pytest.raises(ValueError, match=r"^Work.service_s = 1e-09 is out of range: with service_s = 1e-09, "
-                                         r"max_time = 10.0, .*\(reduce max_time, or raise service_s\)"):
+    with pytest.raises(ValueError, match=r"^Work.max_time = 10.0 is out of range: with max_time = 10.0, "
+                                         r"service_s = 1e-09, .*\(reduce max_time, or raise service_s\)"):
         Work(service_s=1e-9)

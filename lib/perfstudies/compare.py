@@ -21,8 +21,10 @@ by default; wider only where the document itself states a measurement
 variability (:func:`documented`) or where the printed resolution of the
 number demands it (:func:`resolution`), each with its quote or reason.  A
 simulated number is compared only once its 95% confidence half-width is at
-most a quarter of its tolerance (column ``precise``); the studies add
-replications until it is (:func:`perfstudies.runner.replicate_until`).
+most a quarter of its tolerance, or, for a decisive miss two or more
+tolerances off, a quarter of its error (column ``precise``,
+:func:`required_half_width`); the studies add replications until it is
+(:func:`perfstudies.runner.replicate_until`).
 """
 
 import dataclasses
@@ -40,6 +42,8 @@ TOLERANCE_GROUNDS = ("default", "document", "resolution")
 #: A simulated number is precise enough to compare when its CI half-width is at
 #: most this fraction of its tolerance.
 PRECISION_FRACTION = 0.25
+#: A cell at least this many tolerances off is a decisive miss (see :func:`required_half_width`).
+DECISIVE_MISS = 2.0
 #: What the note of a cell whose confidence interval stayed too wide begins with.
 IMPRECISE = "IMPRECISE"
 #: The share of the published value the scoreboard's tolerance-free column uses.
@@ -53,17 +57,18 @@ COLUMNS = ["study", "document", "table", "row", "column", "published", "model", 
 
 
 def _number(owner: str, name: str, value, *, allow_nan: bool = False) -> float:
-    """``value`` as a float, or a ValueError naming ``owner.name``."""
+    """``value`` as a float, or a ValueError naming ``owner.name`` (``name`` alone for a function's argument)."""
+    label = f"{owner}.{name}" if owner else name
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{owner}.{name} = {value!r} has the wrong type: allowed a real number")
+        raise ValueError(f"{label} = {value!r} has the wrong type: allowed a real number")
     try:
         value = float(value)
     except OverflowError:  # an integer beyond any float
-        raise ValueError(f"{owner}.{name} = {value!r} is not finite: allowed a finite number") from None
+        raise ValueError(f"{label} = {value!r} is not finite: allowed a finite number") from None
     if math.isnan(value) and allow_nan:
         return value
     if not math.isfinite(value):
-        raise ValueError(f"{owner}.{name} = {value!r} is not finite: allowed a finite number"
+        raise ValueError(f"{label} = {value!r} is not finite: allowed a finite number"
                          + (" or NaN" if allow_nan else ""))
     return value
 
@@ -235,10 +240,10 @@ class Cell:
 
     @property
     def precise(self) -> bool:
-        """Whether the CI half-width is at most :data:`PRECISION_FRACTION` of the tolerance."""
+        """Whether the CI is narrow enough to compare (see :func:`required_half_width`)."""
         if math.isnan(self.ci_half_width):
             return True
-        return self.ci_half_width <= PRECISION_FRACTION * self.tolerance.allowed_error(self.published.value)
+        return self.ci_half_width <= required_half_width(self.published.value, self.tolerance, self.model)
 
     @property
     def beats_baseline(self) -> bool | None:
@@ -267,6 +272,30 @@ class Cell:
                 "weak_evidence": self.weak_evidence, "note": self.note}
 
 
+def required_half_width(published: float, tolerance: Tolerance, model: float) -> float:
+    """The widest 95% CI half-width at which a simulated ``model`` value may be compared.
+
+    A quarter of the tolerance (:data:`PRECISION_FRACTION`): then noise cannot
+    move a cell across its tolerance's edge by more than a quarter of it.  A
+    cell at least :data:`DECISIVE_MISS` tolerances off is a decisive miss:
+    its whole interval lies outside the tolerance, and it only needs to be
+    known to a quarter of its own error (so "how many tolerances off" is known
+    to +/-25%) rather than to a quarter of a tolerance it misses anyway.
+    Pass it as a callable target to :func:`perfstudies.runner.replicate_until`
+    or :func:`perfstudies.sweep.sweep_until`, e.g.
+    ``lambda mean: required_half_width(cell.value, tolerance, mean)``.
+    """
+    published = _number("", "published", published)
+    model = _number("", "model", model)
+    if not isinstance(tolerance, Tolerance):
+        raise ValueError(f"tolerance = {tolerance!r} has the wrong type: allowed a Tolerance")
+    allowed = tolerance.allowed_error(published)
+    error = abs(model - published)
+    if allowed > 0 and error >= DECISIVE_MISS * allowed:
+        return PRECISION_FRACTION * error
+    return PRECISION_FRACTION * allowed
+
+
 def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
     """The standard note for a cell whose CI half-width stayed above its precision target ("" if precise).
 
@@ -281,10 +310,10 @@ def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
             raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {name} >= 1")
     if cell.precise:
         return ""
-    allowed = PRECISION_FRACTION * cell.tolerance.allowed_error(cell.published.value)
+    allowed = required_half_width(cell.published.value, cell.tolerance, cell.model)
     why = (f"the cap of {cap} replications was reached" if replications >= cap
            else f"{replications} replications, no precision target")
-    return f"{IMPRECISE}: 95% half-width {cell.ci_half_width:.3g} > {allowed:.3g} (a quarter of the tolerance); {why}"
+    return f"{IMPRECISE}: 95% half-width {cell.ci_half_width:.3g} > {allowed:.3g} (required_half_width); {why}"
 
 
 def _relative(value: float, published: float) -> float:

@@ -236,7 +236,7 @@ class Params:
         if isinstance(events, bool) or not isinstance(events, numbers.Real) or math.isnan(events) or events < 0:
             raise ValueError(f"events = {events!r} is out of range: allowed a number of events >= 0")
         if not events <= MAX_EVENTS:
-            named = list(shrinking) + list(fields)
+            named = list(fields) + list(shrinking)
             values = ", ".join(f"{name} = {getattr(self, name)!r}" for name in named)
             change = f"reduce {' or '.join(fields)}" + (f", or raise {' or '.join(shrinking)}" if shrinking else "")
             raise ValueError(f"{type(self).__name__}.{named[0]} = {getattr(self, named[0])!r} is out of range: "

@@ -232,7 +232,9 @@ def replicate_until(model: Model, params, precision: Mapping[str, float], seed: 
     Parameters
     ----------
     precision : mapping
-        ``{metric: largest allowed CI half-width}``, in the metric's unit.
+        ``{metric: largest allowed CI half-width}``, in the metric's unit; a
+        target may also be a callable of the metric's current mean (see
+        :func:`missed_targets`).
     initial, cap : int
         First and largest number of replications (2 <= initial <= cap <= MAX_REPLICATIONS).
     """
@@ -273,8 +275,14 @@ def model_metrics(model: Model, params, seed: int) -> Mapping[str, float]:
     return metrics
 
 
-def missed_targets(summary: pd.DataFrame, precision: Mapping[str, float]) -> list[str]:
-    """The metrics of ``precision`` whose half-width in ``summary`` exceeds their target."""
+def missed_targets(summary: pd.DataFrame, precision: Mapping[str, "float | Callable[[float], float]"]) -> list[str]:
+    """The metrics of ``precision`` whose half-width in ``summary`` exceeds their target.
+
+    A target may be a number, or a callable that takes the metric's current
+    mean and returns the largest allowed half-width (for a target that depends
+    on how far the model lies from a published value, e.g.
+    :func:`perfstudies.compare.required_half_width`).
+    """
     if not isinstance(summary, pd.DataFrame) or "half_width" not in summary.columns:
         raise ValueError(f"summary = {summary!r} has the wrong type: allowed a summarize() table (column half_width)")
     if not isinstance(precision, Mapping):
@@ -286,7 +294,16 @@ def missed_targets(summary: pd.DataFrame, precision: Mapping[str, float]) -> lis
         raise ValueError(f"precision names metrics {unknown} the model does not return: "
                          f"allowed {list(summary.index)}")
     return [metric for metric, target in precision.items()
-            if not summary.loc[metric, "half_width"] <= target]  # NaN (one replication) misses too
+            if not summary.loc[metric, "half_width"] <= _target_at(metric, target, summary.loc[metric, "mean"])]
+
+
+def _target_at(metric: str, target, mean: float) -> float:
+    if not callable(target):
+        return target
+    value = target(float(mean))
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) < math.inf:
+        raise ValueError(f"precision[{metric!r}]({mean!r}) = {value!r} is out of range: allowed 0 < half-width < inf")
+    return float(value)
 
 
 def check_sequential(initial: int, cap: int) -> None:
@@ -295,8 +312,8 @@ def check_sequential(initial: int, cap: int) -> None:
     check_integer("cap", cap, low=initial, high=MAX_REPLICATIONS)
 
 
-def precision_targets(precision: Mapping[str, float]) -> dict[str, float]:
-    """``precision`` checked: a non-empty ``{metric: largest allowed half-width > 0}``."""
+def precision_targets(precision: Mapping[str, "float | Callable[[float], float]"]) -> dict:
+    """``precision`` checked: a non-empty ``{metric: largest allowed half-width > 0, or a callable of the mean}``."""
     if not isinstance(precision, Mapping) or not precision:
         raise ValueError(f"precision = {precision!r} is not allowed: allowed a non-empty "
                          "{metric: largest half-width} mapping")
@@ -304,9 +321,13 @@ def precision_targets(precision: Mapping[str, float]) -> dict[str, float]:
     for metric, target in precision.items():
         if not isinstance(metric, str):
             raise ValueError(f"precision key {metric!r} has the wrong type: allowed a metric name (str)")
+        if callable(target):
+            checked[metric] = target
+            continue
         if (isinstance(target, bool) or not isinstance(target, numbers.Real)
                 or not 0 < float(target) < math.inf):
-            raise ValueError(f"precision[{metric!r}] = {target!r} is out of range: allowed 0 < half-width < inf")
+            raise ValueError(f"precision[{metric!r}] = {target!r} is out of range: allowed 0 < half-width < inf, "
+                             "or a callable of the mean")
         checked[metric] = float(target)
     return checked
 

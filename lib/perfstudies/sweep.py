@@ -128,7 +128,9 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
     ----------
     precision : sequence of mappings
         One ``{metric: largest allowed CI half-width}`` per point (``{}`` for a
-        point that needs only ``initial`` replications).
+        point that needs only ``initial`` replications); a target may also be
+        a callable of the metric's current mean at that point (see
+        :func:`perfstudies.runner.missed_targets`).
 
     Returns
     -------

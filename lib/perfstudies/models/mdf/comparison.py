@@ -37,12 +37,13 @@ replications of the IMS domain, most of the comparison's cost.
 import dataclasses
 import functools
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from perfstudies.compare import (DEFAULT, PRECISION_FRACTION, Cell, Published, Tolerance, comparison_table,
-                                 imprecise_note, resolution)
+from perfstudies.compare import (DEFAULT, Cell, Published, Tolerance, comparison_table, imprecise_note,
+                                 required_half_width, resolution)
 from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, PARAMETERS, Calibration,
                                                 DeviceCalibration, calibrate, tables)
 from perfstudies.models.mdf.network import ims_model, model, tso_model
@@ -213,9 +214,13 @@ def tolerance(cell: Published) -> Tolerance:
                             f"(10% of {cell.value:g} {unit} is finer than the print)")
 
 
-def precision_target(cell: Published) -> float:
-    """The largest 95% half-width at which the model's value of ``cell`` may be compared."""
-    return PRECISION_FRACTION * tolerance(cell).allowed_error(cell.value)
+def precision_target(cell: Published) -> Callable[[float], float]:
+    """The largest 95% half-width at which the model's value of ``cell`` may be compared, given the model's mean.
+
+    A quarter of the tolerance, or a quarter of the error for a decisive miss
+    (:func:`perfstudies.compare.required_half_width`).
+    """
+    return functools.partial(required_half_width, cell.value, tolerance(cell))
 
 
 # --- the simulated numbers ----------------------------------------------------------------------------
@@ -227,9 +232,15 @@ def _domain_targets(table: str, metrics: dict[str, str], etr_row: str) -> list[d
         wanted = {metrics[row]: precision_target(cell) for (t, row, column), cell in published_cells().items()
                   if t == table and column == str(p) and role(cell)[0] == "prediction"}
         etr = ETR_PRECISION * published_cell(table, etr_row, str(p)).value
-        wanted[metrics[etr_row]] = min(etr, wanted.get(metrics[etr_row], math.inf))
+        own = wanted.get(metrics[etr_row])
+        wanted[metrics[etr_row]] = etr if own is None else functools.partial(_tighter, etr, own)
         targets.append(wanted)
     return targets
+
+
+def _tighter(fixed: float, target: Callable[[float], float], mean: float) -> float:
+    """The smaller of a fixed half-width and a target that depends on the mean."""
+    return min(fixed, target(mean))
 
 
 @dataclasses.dataclass(frozen=True)
