@@ -5,7 +5,9 @@ import math
 import pandas as pd
 import pytest
 
-from perfstudies.tables import EMPTY, number, percent, readable
+from perfstudies.compare import Cell, Published, comparison_table
+from perfstudies.tables import (COLUMN_CHARS, EMPTY, Folded, comparison, exact, fold, long_format, number, percent,
+                                 readable, split, width)
 
 
 @pytest.mark.parametrize(("value", "digits", "text"), [
@@ -37,5 +39,102 @@ def test_readable_names_columns_and_shows_no_raw_floats():
     (lambda: readable(pd.DataFrame({"a": [1]}), formats={"a": "fancy"}), r"formats\['a'\]"),
 ])
 def test_bad_arguments_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}"):
+        call()
+
+
+def test_exact_shows_transcribed_numbers_as_printed():
+    assert [exact(v) for v in (7772.0, 0.5, 0.2108, 112_134.0, -3.25, math.nan)] == [
+        "7,772", "0.5", "0.2108", "112,134", "−3.25", EMPTY]
+
+
+def test_percent_never_shows_a_signed_zero():
+    assert percent(-0.001, signed=True) == "0%" and percent(0.0004, signed=True) == "0%"
+
+
+def test_readable_names_and_formats_the_standard_comparison_columns_unasked():
+    frame = pd.DataFrame({"published": [7772.0], "model": [7801.234], "ci_half_width": [12.3456],
+                          "rel_error": [0.0375], "beats_baseline": [None], "within_tolerance": [True],
+                          "tolerances_off": [0.375]})
+    html = readable(frame).to_html()
+    for text in ("7,772", "7,800", "95% CI ±", "+4%", "within tolerance", "yes", "beats baseline", EMPTY,
+                 "tolerances off", "0.38×"):
+        assert text in html, text
+    assert "True" not in html and "None" not in html and "rel_error" not in html
+
+
+def test_readable_refuses_two_columns_with_one_name():
+    with pytest.raises(ValueError, match="^names = .* same name"):
+        readable(pd.DataFrame({"a": [1], "b": [2]}), names={"a": "x", "b": "x"})
+
+
+def test_fold_wraps_a_table_in_details_under_its_summary():
+    folded = fold(readable(pd.DataFrame({"x": [1.0, 2.0]})), "Both rows <2>")
+    html = folded._repr_html_()
+    assert html.startswith('<details class="perfstudies-fold"><summary>Both rows &lt;2&gt;</summary>')
+    assert html.rstrip().endswith("</details>") and "perfstudies-table" in html
+    assert " open" in fold(pd.DataFrame({"x": [1]}), "s", opened=True)._repr_html_()
+
+
+def test_width_counts_what_the_reader_sees():
+    frame = pd.DataFrame({"elapsed time (s)": [112_134.5], "note": ["a long note that wraps at its spaces"]})
+    # "112,000" (7) under "elapsed" (7); the note wraps to its 18-character budget; 2 of padding each
+    assert width(frame) == 7 + 2 + 18 + 2
+    assert width(readable(frame)) == width(frame)
+
+
+def test_split_repeats_the_key_columns_and_fits_each_part():
+    wide = pd.DataFrame({"case": ["SPTAPE", "SPXTAPE"],
+                         **{f"measure {i} (s)": [1000.0 * i, 2000.0 * i] for i in range(14)}})
+    tables = split(wide, keep=["case"], max_chars=COLUMN_CHARS)
+    assert len(tables.parts) > 1
+    assert all(part.data.columns[0] == "case" and width(part) <= COLUMN_CHARS for part in tables.parts)
+    shown = [column for part in tables.parts for column in part.data.columns[1:]]
+    assert shown == list(wide.columns[1:])
+    assert tables._repr_html_().count("<table") == len(tables.parts)
+
+
+def test_long_format_turns_columns_into_rows_key_by_key():
+    wide = pd.DataFrame({"stripes": [1, 2], "ESS": [10.0, 6.0], "3390-3": [30.0, 16.0]})
+    long = long_format(wide, ["stripes"], variable="device", value="elapsed (s)", names={"ESS": "ESS disk"})
+    assert long.values.tolist() == [[1, "ESS disk", 10.0], [1, "3390-3", 30.0], [2, "ESS disk", 6.0],
+                                    [2, "3390-3", 16.0]]
+
+
+def _comparison_table(rows: int):
+    cells = []
+    for i in range(rows):
+        role = ("calibration", "derived", "prediction", "prediction")[i % 4]
+        model = 100.0 * (1 + (0.5 if i % 8 == 3 else 0.02))
+        cells.append(Cell(Published("Table 1", f"row {i}", "elapsed (s)", 100.0), model=model, role=role,
+                          ci_half_width=1.0, baseline=90.0 if role == "prediction" else math.nan,
+                          note="by construction" if role == "derived" else ""))
+    return comparison_table(cells, study="s", document="d")
+
+
+def test_comparison_puts_misses_first_in_words_and_folds_long_tables():
+    short = comparison(_comparison_table(4))
+    html = short.to_html()
+    assert "Table 1 · row 3 · elapsed (s)" in html and "prediction" in html and "±10%" in html
+    assert short.data["cell"].iloc[0].endswith("row 3 · elapsed (s)"), "the miss comes first"
+    assert "150 ± 1.0" in html and "nan" not in html.lower()
+    long = comparison(_comparison_table(20))
+    assert isinstance(long, Folded)
+    assert "20: 5 calibration, 5 derived, 10 prediction; 3 predictions outside their tolerance" in long.summary
+    assert comparison(_comparison_table(4), order="document").data["cell"].iloc[0].endswith("row 0 · elapsed (s)")
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: exact(True), "value"), (lambda: percent(0.1, digits=9), "digits"),
+    (lambda: fold(pd.DataFrame({"a": [1]}), " "), "summary"), (lambda: fold("table", "s"), "table"),
+    (lambda: split(pd.DataFrame({"a": [1], "b": [2]}), keep="a"), "keep"),
+    (lambda: split(pd.DataFrame({"a": [1], "b": [2]}), keep=["a"], max_chars=5), "max_chars"),
+    (lambda: long_format(pd.DataFrame({"a": [1]}), ["a"], "v", "w"), "keep"),
+    (lambda: long_format(pd.DataFrame({"a": [1], "b": [2]}), ["a"], "a", "w"), "variable"),
+    (lambda: comparison(pd.DataFrame({"a": [1]})), "table lacks"),
+    (lambda: comparison(_comparison_table(2), order="best"), "order"),
+    (lambda: width([1]), "table"),
+])
+def test_new_helpers_name_a_bad_argument(call, name):
     with pytest.raises(ValueError, match=rf"^{name}"):
         call()
