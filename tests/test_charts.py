@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from perfstudies import charts
-from perfstudies.compare import Cell, comparison_table
+from perfstudies.compare import Cell, Published, comparison_table
 from perfstudies.context import BOOK_BUILD_ENV
 
 
@@ -16,30 +16,74 @@ def test_book_renderer_draws_with_the_page_vega_embed(monkeypatch):
     html = bundle[0]["text/html"] if isinstance(bundle, tuple) else bundle["text/html"]
     assert "vegaEmbed(el, spec" in html and "cdn" not in html.lower()
     monkeypatch.delenv(BOOK_BUILD_ENV)
-    assert charts.setup() == "default"
+    assert charts.setup() != "perfstudies-book"
 
 
 def test_slider_chart_binds_a_range_slider_to_the_sweep():
     data = pd.DataFrame({"stripes": [1, 2, 3] * 2, "size": [1, 1, 1, 2, 2, 2], "t": [3.0, 2.0, 1.5, 6, 4, 3]})
-    spec = charts.slider_chart(data, x="stripes", y="t", slider="size").to_dict()
+    spec = charts.slider_chart(data, x="stripes", y="t", slider="size", x_title="stripes",
+                               y_title="dump time (s)").to_dict()
     (parameter,) = spec["params"]
     assert parameter["bind"]["input"] == "range"
     assert (parameter["bind"]["min"], parameter["bind"]["max"], parameter["bind"]["step"]) == (1, 2, 1)
+    x_axis = spec["layer"][0]["encoding"]["x"]["axis"]
+    assert (x_axis["format"], x_axis["tickMinStep"]) == ("d", 1), "an integer parameter has whole ticks"
 
 
 def test_slider_chart_rejects_uneven_or_single_values():
     with pytest.raises(ValueError, match="not evenly spaced"):
-        charts.slider_chart(pd.DataFrame({"s": [1, 2, 4], "x": [1, 2, 3], "y": [1, 2, 3]}), "x", "y", "s")
+        charts.slider_chart(pd.DataFrame({"s": [1, 2, 4], "x": [1, 2, 3], "y": [1, 2, 3]}), "x", "y", "s",
+                            x_title="x (s)", y_title="y (s)")
     with pytest.raises(ValueError, match="at least 2"):
-        charts.slider_chart(pd.DataFrame({"s": [1, 1], "x": [1, 2], "y": [1, 2]}), "x", "y", "s")
+        charts.slider_chart(pd.DataFrame({"s": [1, 1], "x": [1, 2], "y": [1, 2]}), "x", "y", "s",
+                            x_title="x (s)", y_title="y (s)")
 
 
 @pytest.mark.parametrize("facet", ["row", None])
 def test_published_vs_model_draws_every_cell_with_its_ci_faceted_or_not(facet):
-    cells = [Cell("T1", row, column, published=10.0, model=11.0, role=role, ci_half_width=0.5)
+    cells = [Cell(Published("T1", row, column, 10.0), model=11.0, role=role, ci_half_width=0.5,
+                  baseline=12.0 if role == "prediction" else float("nan"))
              for row, role in [("elapsed", "calibration"), ("idle", "prediction")] for column in ["a", "b"]]
-    spec = charts.published_vs_model(comparison_table(cells, study="s", document="d"), facet=facet).to_dict()
+    spec = charts.published_vs_model(comparison_table(cells, study="s", document="d"), facet=facet,
+                                     y_title="elapsed time (s)").to_dict()
     assert ("facet" in spec) == (facet is not None)
     (data,) = spec["datasets"].values()  # one dataset: points and CI bars share it
     assert len(data) == 2 * len(cells)
     assert {row["source"] for row in data} == {"published", "model"}
+    layers = (spec["spec"] if facet else spec)["layer"]
+    points = next(layer for layer in layers if layer["mark"]["type"] == "point")
+    assert points["encoding"]["xOffset"]["field"] == "source", "published and model marks sit side by side"
+    assert points["encoding"]["y"]["title"] == "elapsed time (s)"
+    if facet:
+        width = spec["spec"]["width"]
+        assert spec["columns"] * (width + charts.AXIS_ROOM) + (spec["columns"] - 1) * charts.PANEL_GAP \
+            <= charts.COLUMN_WIDTH
+
+
+@pytest.mark.parametrize("title", ["value", "", "mean", "rel_error", None])
+def test_helpers_refuse_an_axis_without_a_quantity(title):
+    data = pd.DataFrame({"n": [1, 2, 1, 2], "s": [1, 1, 2, 2], "t": [1.0, 2.0, 3.0, 4.0]})
+    with pytest.raises(ValueError, match="^y_title"):
+        charts.slider_chart(data, "n", "t", "s", x_title="drives", y_title=title)
+    with pytest.raises(ValueError, match="^x_title"):
+        charts.line_with_band(data.assign(low=0, high=5), "n", "t", x_title=title, y_title="time (s)")
+    with pytest.raises(TypeError):
+        charts.published_vs_model(pd.DataFrame())  # y_title is required
+
+
+def test_one_view_charts_fill_their_container_and_compound_ones_keep_their_width():
+    single = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q").to_dict()
+    assert charts.fits_container(single)["width"] == "container"
+    fixed = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q").properties(width=300).to_dict()
+    assert charts.fits_container(fixed)["width"] == 300
+    concat = alt.hconcat(alt.Chart(pd.DataFrame({"x": [1]})).mark_point()).to_dict()
+    assert "width" not in charts.fits_container(concat)
+
+
+def test_theme_puts_legends_below_whole_and_long_titles_wrap():
+    charts.setup()
+    legend = alt.theme.get()()["config"]["legend"]
+    assert legend["orient"] == "bottom" and legend["labelLimit"] == 0
+    title = charts.wrapped_title("word " * 60, width=300)
+    assert all(len(line) <= 300 / (0.55 * 15) for line in title.text)
+    assert charts.wrapped_title("short") == "short"

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from perfstudies import diagrams
+from perfstudies import charts, diagrams
 from perfstudies.diagrams import _arrow_angle, network_diagram, timeline
 
 NODES = [("source", 0, 0, "arrivals"), ("queue", 1, 0, "server\n(c = 2)"), ("sink", 1, 1, "exit")]
@@ -48,8 +48,37 @@ def test_timeline_orders_lanes_as_given_and_rejects_reversed_intervals():
 
 
 @pytest.mark.parametrize("columns, width", [(2, 2 * diagrams.CELL_WIDTH), (4, diagrams.MAX_WIDTH),
-                                            (8, 8 * diagrams.MIN_CELL_WIDTH)])
-def test_wide_networks_shrink_their_cells_to_fit_the_page_but_keep_boxes_apart(columns, width):
+                                            (8, diagrams.MAX_WIDTH)])
+def test_wide_networks_shrink_their_cells_to_fit_the_text_column(columns, width):
     nodes = [(f"n{i}", i, 0, f"node {i}") for i in range(columns)]
     spec = network_diagram(nodes, edges=[("n0", f"n{columns - 1}", "")]).to_dict()
     assert spec["width"] == pytest.approx(width)
+    assert diagrams.MAX_WIDTH <= charts.COLUMN_WIDTH
+
+
+def test_boxes_grow_to_hold_their_labels_and_stay_apart():
+    label = "work waiting in the guest\n(no free virtual processor)\nthird line\nfourth line"
+    spec = network_diagram([("a", 0, 0, label), ("b", 1.4, 0, "b"), ("c", 2.8, 0, "c")], []).to_dict()
+    rect = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "rect")["mark"]
+    text = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "text")["mark"]
+    cell_width = diagrams.MAX_WIDTH / 3.8
+    assert rect["width"] <= cell_width * 1.4 - diagrams.GAP, "neighbouring boxes keep a gap"
+    assert rect["height"] >= 4 * text["lineHeight"], "four lines fit in the box"
+    longest = len("(no free virtual processor)")
+    assert longest * diagrams.GLYPH_WIDTH * text["fontSize"] <= rect["width"] or \
+        text["fontSize"] == diagrams.MIN_FONT_SIZE
+
+
+def test_too_many_grid_columns_are_refused_and_titles_wrap():
+    with pytest.raises(ValueError, match="^nodes span 20 grid columns"):
+        network_diagram([("a", 0, 0, "a"), ("b", 19, 0, "b")], [])
+    title = "A very long diagram title that would otherwise widen the chart beyond the book's text column"
+    spec = network_diagram(NODES, EDGES, title=title).to_dict()
+    assert isinstance(spec["title"]["text"], list) and len(spec["title"]["text"]) > 1
+
+
+def test_timeline_requires_a_time_axis_title_with_its_unit():
+    frame = pd.DataFrame({"lane": ["a"], "state": ["busy"], "start": [0.0], "end": [1.0]})
+    with pytest.raises(ValueError, match="^x_title = 'value'"):
+        timeline(frame, x_title="value")
+    assert timeline(frame, x_title="time (ms)").to_dict()["encoding"]["x"]["title"] == "time (ms)"

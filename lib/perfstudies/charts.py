@@ -26,18 +26,43 @@ from perfstudies.context import building_book
 
 PUBLISHED_COLOR = "#4c4c4c"
 MODEL_COLOR = "#d95f02"
-WIDTH = 520
+#: Width of the book's text column at a 1300 px window (measured in the built book):
+#: the widest a chart may be, axes, legends and titles included.
+COLUMN_WIDTH = 640
+#: Plot area of a single chart that leaves room for a y axis inside :data:`COLUMN_WIDTH`.
+WIDTH = 540
 HEIGHT = 280
+#: Room one y axis (labels and title) takes beside a plot, and the gap between panels.
+AXIS_ROOM = 70
+PANEL_GAP = 20
+#: Axis titles that say nothing about the quantity; helpers refuse them.
+VAGUE_TITLES = frozenset({"", "value", "values", "mean", "y", "x", "count", "number"})
 
 _chart_ids = itertools.count()
 
 
+_COMPOUND = ("facet", "repeat", "concat", "hconcat", "vconcat")
+
+
+def fits_container(spec: dict) -> dict:
+    """``spec`` sized to its container's width when it is one view (or layers of one) of no set width.
+
+    Such a chart fills the text column and redraws narrower on a small screen,
+    with its text at full size.  Charts with a set width (diagrams, facets,
+    concatenations) keep it; the book's stylesheet scales them down as a whole
+    where the column is narrower.
+    """
+    if any(key in spec for key in _COMPOUND) or "width" in spec or not ("mark" in spec or "layer" in spec):
+        return spec
+    return {**spec, "width": "container", "autosize": spec.get("autosize", {"type": "fit-x", "contains": "padding"})}
+
+
 def _book_renderer(spec: dict, **metadata) -> dict:
     """Render a Vega-Lite spec as HTML that uses the page's global ``vegaEmbed``."""
-    text = json.dumps(spec, sort_keys=True)
+    text = json.dumps(fits_container(spec), sort_keys=True)
     chart_id = f"chart-{hashlib.sha1(text.encode()).hexdigest()[:10]}-{next(_chart_ids)}"
-    # A chart wider than the page's text column scrolls sideways instead of being cut off.
-    html = f"""<div id="{chart_id}" class="perfstudies-chart" style="max-width: 100%; overflow-x: auto"></div>
+    # Never wider than the text column: see fits_container and book/_ext/static/perfstudies.css.
+    html = f"""<div id="{chart_id}" class="perfstudies-chart" style="max-width: 100%"></div>
 <script type="text/javascript">
 (function () {{
   var el = document.getElementById("{chart_id}");
@@ -60,7 +85,10 @@ def _theme() -> alt.theme.ThemeConfig:
         "config": {
             "view": {"continuousWidth": WIDTH, "continuousHeight": HEIGHT, "stroke": None},
             "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True, "gridOpacity": 0.4},
-            "legend": {"labelFontSize": 12, "titleFontSize": 12},
+            # below the plot, never truncated, two entries a row: a legend neither widens a chart
+            # past the text column nor cuts a label short
+            "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "direction": "horizontal",
+                       "columns": 2, "labelLimit": 0, "columnPadding": 16},
             "title": {"fontSize": 15, "anchor": "start"},
             "range": {"category": ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]},
         }
@@ -89,13 +117,90 @@ def setup() -> str:
     return "mimetype"
 
 
-def published_vs_model(table: pd.DataFrame, x: str = "column", facet: str | None = "row",
-                       title: str = "Published vs model") -> alt.Chart:
+def axis_title(name: str, title) -> str:
+    """``title`` if it names a quantity (and its unit); a ValueError naming ``name`` otherwise.
+
+    Every axis a reader sees says what it measures, with its unit, such as
+    ``"elapsed time (s)"`` or ``"utilisation per server"``.  Empty titles,
+    :data:`VAGUE_TITLES` (``"value"``, ``"mean"``, ...) and code names with
+    underscores (``"rel_error"``) are refused.
+    """
+    if not isinstance(title, str) or title.strip().lower() in VAGUE_TITLES or (
+            "_" in title and " " not in title.strip()):
+        raise ValueError(f"{name} = {title!r} is not allowed: allowed a title naming the quantity and its unit, "
+                         "e.g. 'elapsed time (s)'")
+    return title
+
+
+def wrapped_title(text: str, width: float = COLUMN_WIDTH, font_size: float = 15) -> alt.TitleParams | str:
+    """A chart title broken into lines at spaces so that no line is wider than ``width`` pixels.
+
+    A long title would otherwise widen its chart past the text column.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text = {text!r} has the wrong type: allowed a string")
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or width < 100:
+        raise ValueError(f"width = {width!r} is out of range: allowed a number of pixels >= 100")
+    most = max(10, int(width / (0.55 * font_size)))
+    if len(text) <= most:
+        return text
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > most:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    return alt.TitleParams(text=lines)
+
+
+def integer_axis(title: str, **options) -> alt.Axis:
+    """An axis for an integer parameter (drives, stripes, servers): whole-number ticks only."""
+    return alt.Axis(title=axis_title("title", title), format="d", tickMinStep=1, **options)
+
+
+def _is_integer(column: pd.Series) -> bool:
+    values = pd.to_numeric(column, errors="coerce").dropna()
+    return pd.api.types.is_integer_dtype(column) or (not values.empty and bool((values == values.round()).all())
+                                                      and values.nunique() <= 30)
+
+
+def _x_axis(data: pd.DataFrame, x: str, title: str) -> alt.Axis:
+    axis_title("x_title", title)
+    return integer_axis(title) if _is_integer(data[x]) else alt.Axis(title=title)
+
+
+def _columns_present(data: pd.DataFrame, **columns) -> None:
+    for name, column in columns.items():
+        if column is not None and column not in data.columns:
+            raise ValueError(f"{name} = {column!r} is not a column of the data: allowed one of {list(data.columns)}")
+
+
+def panel_width(columns: int) -> int:
+    """Plot width of each of ``columns`` side-by-side panels (each with its own y axis) in the text column."""
+    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= 4:
+        raise ValueError(f"columns = {columns!r} is out of range: allowed an integer 1 <= columns <= 4")
+    return int((COLUMN_WIDTH - columns * AXIS_ROOM - (columns - 1) * PANEL_GAP) / columns)
+
+
+def published_vs_model(table: pd.DataFrame, *, y_title: str, x: str = "column", facet: str | None = "row",
+                       title: str = "Published vs model", columns: int = 2, width: int | None = None,
+                       height: int = 180) -> alt.Chart:
     """Published values beside model means with 95% CI bars, from a comparison table.
 
     ``table`` has the columns of :func:`perfstudies.compare.comparison_table`;
-    ``x`` and ``facet`` name the columns to lay the cells out by.
+    ``x`` and ``facet`` name the columns to lay the cells out by (``columns``
+    panels a row).  Published (grey) and model (orange) marks sit side by side
+    at each ``x``, so neither hides the other; the shape tells the cell's role
+    (calibration, derived, prediction).  ``y_title`` names the quantity and its
+    unit (required; :func:`axis_title`).  Panels fit the text column unless
+    ``width`` (of each plot) says otherwise.
     """
+    axis_title("y_title", y_title)
+    if not isinstance(table, pd.DataFrame):
+        raise ValueError(f"table = {type(table).__name__} has the wrong type: allowed a comparison table")
+    _columns_present(table, x=x, facet=facet)
     frame = table.copy()
     frame["low"] = frame["model"] - frame["ci_half_width"].fillna(0)
     frame["high"] = frame["model"] + frame["ci_half_width"].fillna(0)
@@ -103,65 +208,98 @@ def published_vs_model(table: pd.DataFrame, x: str = "column", facet: str | None
         frame.assign(source="published", value=frame["published"]),
         frame.assign(source="model", value=frame["model"]),
     ])
-    base = alt.Chart(long).encode(x=alt.X(f"{x}:N", title=None))
-    points = base.mark_point(filled=True, size=80).encode(
-        y=alt.Y("value:Q", title="value"),
-        color=alt.Color("source:N", scale=alt.Scale(domain=["published", "model"],
-                                                    range=[PUBLISHED_COLOR, MODEL_COLOR])),
-        shape=alt.Shape("role:N", title="model cell role"),
-        tooltip=["table", "row", "column", "published", "model", "ci_half_width",
-                 alt.Tooltip("rel_error:Q", format="+.1%"), "role"],
+    sources = alt.Scale(domain=["published", "model"], range=[PUBLISHED_COLOR, MODEL_COLOR])
+    base = alt.Chart(long).encode(
+        x=alt.X(f"{x}:N", title=None, sort=list(dict.fromkeys(frame[x])), axis=alt.Axis(labelAngle=0, labelLimit=120)),
+        xOffset=alt.XOffset("source:N", sort=["published", "model"], scale=alt.Scale(paddingOuter=0.3)))
+    points = base.mark_point(filled=True, size=70, opacity=1).encode(
+        y=alt.Y("value:Q", title=y_title),
+        color=alt.Color("source:N", scale=sources, title=None),
+        shape=alt.Shape("role:N", title="cell role", scale=alt.Scale(
+            domain=["calibration", "derived", "prediction"], range=["square", "triangle-up", "circle"])),
+        tooltip=[alt.Tooltip("table:N"), alt.Tooltip("row:N"), alt.Tooltip("column:N"),
+                 alt.Tooltip("published:Q", format=",.4~r"), alt.Tooltip("model:Q", format=",.4~r"),
+                 alt.Tooltip("ci_half_width:Q", format=",.2~r", title="95% CI ±"),
+                 alt.Tooltip("rel_error:Q", format="+.1%", title="error"), alt.Tooltip("role:N")],
     )
     # The CI bars come from the same data as the points (a facet needs one dataset).
-    bars = base.mark_rule(color=MODEL_COLOR).encode(y="low:Q", y2="high:Q").transform_filter(
+    bars = base.mark_rule(color=MODEL_COLOR, strokeWidth=2).encode(y="low:Q", y2="high:Q").transform_filter(
         alt.datum.source == "model")
-    layered = alt.layer(bars, points).properties(width=180, height=200)
     if facet:
-        return (layered.facet(facet=alt.Facet(f"{facet}:N", title=None), columns=3)
-                .resolve_scale(y="independent").properties(title=title))
-    return layered.properties(title=title)
+        plot_width = width or panel_width(columns)
+        layered = alt.layer(bars, points).properties(width=plot_width, height=height)
+        return (layered.facet(facet=alt.Facet(f"{facet}:N", title=None, sort=list(dict.fromkeys(frame[facet])),
+                                              header=alt.Header(labelLimit=plot_width + AXIS_ROOM)),
+                              columns=columns, spacing=PANEL_GAP)
+                .resolve_scale(y="independent").properties(title=wrapped_title(title)))
+    return alt.layer(bars, points).properties(width=width or WIDTH, height=height,
+                                              title=wrapped_title(title, (width or WIDTH) + AXIS_ROOM))
 
 
 def line_with_band(summary: pd.DataFrame, x: str, y: str = "mean", low: str = "low", high: str = "high",
-                   color: str | None = None, y_title: str | None = None, title: str = "") -> alt.Chart:
-    """Mean line with its confidence band, e.g. from :func:`perfstudies.runner.summarize`."""
-    encode_color = {"color": alt.Color(f"{color}:N")} if color else {}
-    base = alt.Chart(summary).encode(x=alt.X(f"{x}:Q"), **encode_color)
+                   color: str | None = None, *, x_title: str, y_title: str, color_title: str | None = None,
+                   title: str = "") -> alt.LayerChart:
+    """Mean line with its confidence band, e.g. from :func:`perfstudies.runner.summarize`.
+
+    ``x_title`` and ``y_title`` name each quantity with its unit (required);
+    an integer ``x`` (drives, stripes) gets whole-number ticks.
+    """
+    if not isinstance(summary, pd.DataFrame):
+        raise ValueError(f"summary = {type(summary).__name__} has the wrong type: allowed a pandas DataFrame")
+    _columns_present(summary, x=x, y=y, low=low, high=high, color=color)
+    x_axis = _x_axis(summary, x, x_title)
+    axis_title("y_title", y_title)
+    encode_color = {"color": alt.Color(f"{color}:N", title=color_title)} if color else {}
+    base = alt.Chart(summary).encode(x=alt.X(f"{x}:Q", axis=x_axis), **encode_color)
     band = base.mark_area(opacity=0.25, clip=True).encode(
-        y=alt.Y(f"{low}:Q", title=y_title or y), y2=f"{high}:Q")
+        y=alt.Y(f"{low}:Q", title=y_title), y2=f"{high}:Q")
     line = base.mark_line(point=True).encode(y=f"{y}:Q", tooltip=list(summary.columns))
-    return alt.layer(band, line).properties(title=title)
+    return alt.layer(band, line).properties(title=wrapped_title(title))
 
 
 def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | None = None,
-                 low: str | None = None, high: str | None = None, x_title: str | None = None,
-                 y_title: str | None = None, slider_name: str | None = None, title: str = "") -> alt.Chart:
+                 low: str | None = None, high: str | None = None, *, x_title: str, y_title: str,
+                 slider_name: str | None = None, color_title: str | None = None, title: str = "") -> alt.LayerChart:
     """A kernel-free interactive chart: a slider picks which slice of ``data`` is drawn.
 
     ``data`` is a precomputed sweep; ``slider`` names the numeric column the
     slider moves over (its distinct values must be evenly spaced).  The slider
     is a Vega-Lite parameter, so it works in the static book with no kernel.
-    Optional ``low``/``high`` columns draw a confidence band.
+    Optional ``low``/``high`` columns draw a confidence band.  ``x_title`` and
+    ``y_title`` name each quantity with its unit (required); an integer ``x``
+    gets whole-number ticks.  The y axis spans every slice, so moving the
+    slider shows the change against a fixed scale and no point leaves the plot.
     """
+    if not isinstance(data, pd.DataFrame):
+        raise ValueError(f"data = {type(data).__name__} has the wrong type: allowed a pandas DataFrame")
+    _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high)
+    if (low is None) != (high is None):
+        raise ValueError(f"low = {low!r}, high = {high!r}: allowed both columns or neither")
     values = sorted(data[slider].unique())
     if len(values) < 2:
         raise ValueError(f"slider = {slider!r} has {len(values)} distinct value(s): allowed at least 2")
     steps = {round(b - a, 12) for a, b in zip(values, values[1:])}
     if len(steps) != 1:
         raise ValueError(f"slider = {slider!r} values {values} are not evenly spaced")
-    pick = alt.param(name=f"{slider}_slider".replace(" ", "_"), value=values[0],
-                     bind=alt.binding_range(min=values[0], max=values[-1], step=steps.pop(),
+    x_axis = _x_axis(data, x, x_title)
+    axis_title("y_title", y_title)
+    step = steps.pop()
+    start = values[0]
+    if _is_integer(data[slider]):
+        step, start = int(step), int(start)
+    pick = alt.param(name=f"{slider}_slider".replace(" ", "_"), value=start,
+                     bind=alt.binding_range(min=start, max=values[-1], step=step,
                                             name=f"{slider_name or slider} "))
-    encode_color = {"color": alt.Color(f"{color}:N")} if color else {}
+    encode_color = {"color": alt.Color(f"{color}:N", title=color_title)} if color else {}
     x_scale = alt.Scale(domain=[float(data[x].min()), float(data[x].max())])
     y_max = float((data[high] if high else data[y]).max())
     y_scale = alt.Scale(domain=[0, y_max * 1.05])
     base = alt.Chart(data).transform_filter(alt.datum[slider] == pick).encode(
-        x=alt.X(f"{x}:Q", title=x_title or x, scale=x_scale), **encode_color)
+        x=alt.X(f"{x}:Q", axis=x_axis, scale=x_scale), **encode_color)
     line = base.mark_line(point=True).encode(
-        y=alt.Y(f"{y}:Q", title=y_title or y, scale=y_scale), tooltip=list(data.columns))
+        y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale), tooltip=list(data.columns))
     layers = [line]
     if low and high:
         band = base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q")
         layers.insert(0, band)
-    return alt.layer(*layers).add_params(pick).properties(title=title)
+    return alt.layer(*layers).add_params(pick).properties(title=wrapped_title(title))

@@ -18,15 +18,25 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+from perfstudies.charts import COLUMN_WIDTH, axis_title, wrapped_title
+
 #: Size of one grid cell of a network diagram, in pixels.
 CELL_WIDTH = 200
 CELL_HEIGHT = 100
-#: Widest diagram that fits the book's text column; wider grids get narrower cells,
-#: down to MIN_CELL_WIDTH, which still leaves a gap between neighbouring boxes.
-MAX_WIDTH = 640
-MIN_CELL_WIDTH = 140
+#: Widest diagram: the book's text column (:data:`perfstudies.charts.COLUMN_WIDTH`).
+#: Wider grids get narrower cells, so a diagram never needs more; on a narrower
+#: screen the book's stylesheet scales it down as a whole.
+MAX_WIDTH = COLUMN_WIDTH
+#: Smallest box; a box grows to hold its longest label line, up to its cell less GAP.
 BOX_WIDTH = 118
 BOX_HEIGHT = 50
+GAP = 14
+#: Label font size in pixels; long labels in narrow cells shrink, down to MIN_FONT_SIZE.
+FONT_SIZE = 11
+MIN_FONT_SIZE = 8.5
+LINE_HEIGHT = 1.2
+#: Average glyph width of the label font, as a fraction of its size.
+GLYPH_WIDTH = 0.56
 BOX_FILL = "#f2f2f2"
 INK = "#333333"
 
@@ -45,7 +55,8 @@ def _node_frame(nodes: Sequence[tuple]) -> pd.DataFrame:
     return frame
 
 
-def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame, cell_width: float) -> pd.DataFrame:
+def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame, cell_width: float, cell_height: float,
+                box: tuple[float, float]) -> pd.DataFrame:
     where = nodes.set_index("key")[["x", "y"]]
     rows = []
     for edge in edges:
@@ -57,11 +68,11 @@ def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame, cell_width: float) 
                 raise ValueError(f"edges end {end!r} is not a node: allowed one of {list(where.index)}")
         (x0, y0), (x1, y1) = where.loc[source], where.loc[target]
         # start and end on the boxes' borders, not their centres, so the arrowhead shows
-        dx, dy = (x1 - x0) * cell_width, (y1 - y0) * CELL_HEIGHT
-        scale = max(abs(dx) / (BOX_WIDTH / 2 + 4), abs(dy) / (BOX_HEIGHT / 2 + 4), 1e-9)
+        dx, dy = (x1 - x0) * cell_width, (y1 - y0) * cell_height
+        scale = max(abs(dx) / (box[0] / 2 + 4), abs(dy) / (box[1] / 2 + 4), 1e-9)
         rows.append({"source": source, "target": target, "label": label,
-                     "x0": x0 * cell_width + dx / scale, "y0": y0 * CELL_HEIGHT + dy / scale,
-                     "x1": x1 * cell_width - dx / scale, "y1": y1 * CELL_HEIGHT - dy / scale,
+                     "x0": x0 * cell_width + dx / scale, "y0": y0 * cell_height + dy / scale,
+                     "x1": x1 * cell_width - dx / scale, "y1": y1 * cell_height - dy / scale,
                      "angle": _arrow_angle(dx, dy)})
     frame = pd.DataFrame(rows, columns=["source", "target", "label", "x0", "y0", "x1", "y1", "angle"])
     frame["xm"] = (frame["x0"] + frame["x1"]) / 2
@@ -91,12 +102,21 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     if node_frame.empty:
         raise ValueError("nodes is empty: allowed at least one (key, x, y, label)")
     columns = node_frame["x"].max() - node_frame["x"].min() + 1
-    cell_width = max(MIN_CELL_WIDTH, min(CELL_WIDTH, MAX_WIDTH / columns))
-    edge_frame = _edge_frame(edges, node_frame, cell_width)
+    cell_width = min(CELL_WIDTH, MAX_WIDTH / columns)
+    if cell_width - GAP < 3 * GAP:
+        raise ValueError(f"nodes span {columns:g} grid columns: allowed at most {MAX_WIDTH / (4 * GAP):.0f}, "
+                         "so the boxes stay readable in the text column (lay the network out in rows)")
+    longest = max(len(line) for lines in node_frame["lines"] for line in lines)
+    most_lines = max(len(lines) for lines in node_frame["lines"])
+    box_width = min(max(BOX_WIDTH, longest * GLYPH_WIDTH * FONT_SIZE + GAP), cell_width - GAP)
+    font_size = max(MIN_FONT_SIZE, min(FONT_SIZE, (box_width - GAP) / (GLYPH_WIDTH * max(longest, 1))))
+    box_height = max(BOX_HEIGHT, most_lines * LINE_HEIGHT * font_size + GAP)
+    cell_height = max(CELL_HEIGHT, box_height + 2 * GAP + 12)
+    edge_frame = _edge_frame(edges, node_frame, cell_width, cell_height, (box_width, box_height))
     node_frame["px"] = node_frame["x"] * cell_width
-    node_frame["py"] = node_frame["y"] * CELL_HEIGHT
+    node_frame["py"] = node_frame["y"] * cell_height
     x_domain = [node_frame["px"].min() - cell_width / 2, node_frame["px"].max() + cell_width / 2]
-    y_domain = [node_frame["py"].min() - CELL_HEIGHT / 2, node_frame["py"].max() + CELL_HEIGHT / 2]
+    y_domain = [node_frame["py"].min() - cell_height / 2, node_frame["py"].max() + cell_height / 2]
     width = x_domain[1] - x_domain[0]
     height = y_domain[1] - y_domain[0]
     x_scale = alt.Scale(domain=x_domain, nice=False, zero=False)
@@ -105,9 +125,10 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     y = alt.Y("py:Q", axis=None, scale=y_scale)
 
     boxes = alt.Chart(node_frame).mark_rect(
-        fill=BOX_FILL, stroke=INK, strokeWidth=1.2, cornerRadius=6, width=BOX_WIDTH, height=BOX_HEIGHT,
+        fill=BOX_FILL, stroke=INK, strokeWidth=1.2, cornerRadius=6, width=box_width, height=box_height,
     ).encode(x=x, y=y, tooltip=[alt.Tooltip("key:N", title="node")])
-    labels = alt.Chart(node_frame).mark_text(fontSize=11, color=INK, lineHeight=13).encode(
+    labels = alt.Chart(node_frame).mark_text(fontSize=font_size, color=INK,
+                                             lineHeight=LINE_HEIGHT * font_size).encode(
         x=x, y=y, text="lines")
     layers = [boxes, labels]
     if not edge_frame.empty:
@@ -120,10 +141,10 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
             x=alt.X("x1:Q", scale=x_scale, axis=None), y=alt.Y("y1:Q", scale=y_scale, axis=None),
             angle=alt.Angle("angle:Q", scale=None))
         names = alt.Chart(edge_frame[edge_frame["label"] != ""]).mark_text(
-            fontSize=10, color="#555555", dy=-7, fontStyle="italic").encode(
+            fontSize=font_size - 1, color="#555555", dy=-7, fontStyle="italic").encode(
             x=alt.X("xm:Q", scale=x_scale, axis=None), y=alt.Y("ym:Q", scale=y_scale, axis=None), text="label")
         layers = [lines, heads, names, *layers]
-    return alt.layer(*layers).properties(width=width, height=height, title=title)
+    return alt.layer(*layers).properties(width=width, height=height, title=wrapped_title(title, width))
 
 
 def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: str = "lane",
@@ -137,7 +158,14 @@ def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: 
         appear in the tooltip).
     start, end, lane, state : str
         Column names; ``end`` must not be before ``start``.
+    x_title : str
+        The time axis's title with its unit (``"time (ms)"``).
+
+    The states' legend sits below the bars, every label whole.
     """
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"frame = {type(frame).__name__} has the wrong type: allowed a pandas DataFrame")
+    axis_title("x_title", x_title)
     missing = [name for name in (start, end, lane, state) if name not in frame.columns]
     if missing:
         raise ValueError(f"frame lacks columns {missing}: allowed a frame with {[start, end, lane, state]}")
@@ -148,6 +176,6 @@ def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: 
         x=alt.X(f"{start}:Q", title=x_title),
         x2=f"{end}:Q",
         y=alt.Y(f"{lane}:N", title=None, sort=lanes),
-        color=alt.Color(f"{state}:N", title=None),
+        color=alt.Color(f"{state}:N", title=None, sort=list(dict.fromkeys(frame[state]))),
         tooltip=list(frame.columns),
-    ).properties(title=title, height=max(60, 28 * len(lanes)))
+    ).properties(title=wrapped_title(title), height=max(60, 28 * len(lanes)))
