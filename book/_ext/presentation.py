@@ -1,0 +1,22 @@
+"""Sphinx extension: the book's own stylesheet (``static/perfstudies.css``).
+
+It makes every page fit its text column: long code lines wrap instead of being
+cut at the right edge, charts larger than the column (or than a phone's screen)
+scale down instead of scrolling sideways, reader-facing tables
+(:mod:`perfstudies.tables`) are set compactly, and folded tables
+(:func:`perfstudies.tables.fold`) show their summary as a clickable line.
+"""
+
+from pathlib import Path
+
+STATIC = Path(__file__).resolve().with_name("static")
+
+
+def _publish_static(app):
+    app.config.html_static_path.append(str(STATIC))
+
+
+def setup(app):
+    app.connect("builder-inited", _publish_static)
+    app.add_css_file("perfstudies.css", priority=900)  # after the theme's and sphinx-exercise's
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
