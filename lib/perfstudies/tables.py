@@ -478,7 +478,7 @@ def long_format(frame: pd.DataFrame, keep: Sequence[str], variable: str, value: 
 
 
 def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | None = None,
-               fold_rows: int = FOLD_ROWS) -> Styler | Folded:
+               fold_rows: int = FOLD_ROWS, notes: bool = False) -> Styler | Folded:
     """A chapter's published-vs-model table, as a reader should see it.
 
     One row per compared cell: where it is (``table · row · column``), its role
@@ -488,7 +488,8 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
     tolerance first (worst first), then the other predictions, then derived and
     calibrated cells; ``order="document"`` keeps the table's order.  A table
     longer than ``fold_rows`` folds under ``summary`` (by default a count of
-    its cells by role and of the misses).
+    its cells by role and of the misses).  With ``notes`` each cell's note
+    (why it is derived, what its baseline is) shows under its label.
 
     ``table`` has the columns of :func:`perfstudies.compare.comparison_table`.
     """
@@ -502,6 +503,8 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
         raise ValueError(f"order = {order!r} is not allowed: allowed 'misses first' or 'document'")
     if isinstance(fold_rows, bool) or not isinstance(fold_rows, int) or fold_rows < 1:
         raise ValueError(f"fold_rows = {fold_rows!r} is out of range: allowed an integer >= 1")
+    if not isinstance(notes, bool):
+        raise ValueError(f"notes = {notes!r} has the wrong type: allowed True or False")
     if summary is not None and (not isinstance(summary, str) or not summary.strip()):
         raise ValueError(f"summary = {summary!r} is not allowed: allowed a non-empty string or None")
     unknown = sorted(set(frame["role"]) - set(ROLE_WORDS))
@@ -516,14 +519,20 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
         rank = frame["role"].map({"prediction": 1, "derived": 2, "calibration": 3}).where(~miss, 0)
         frame = frame.assign(_rank=rank, _off=-off.fillna(0)).sort_values(["_rank", "_off"], kind="stable")
         miss = miss.loc[frame.index]
+    labels = [f'<span class="perfstudies-label">{html.escape(f"{t} · {r} · {c}")}</span>'
+              for t, r, c in zip(frame["table"], frame["row"], frame["column"])]
+    if notes and "note" in frame.columns:
+        labels = [label + (f'<br><span class="perfstudies-note">{html.escape(str(note))}</span>'
+                           if isinstance(note, str) and note.strip() else "")
+                  for label, note in zip(labels, frame["note"])]
     shown = pd.DataFrame({
-        "cell": frame["table"].astype(str) + " · " + frame["row"].astype(str) + " · " + frame["column"].astype(str),
+        "cell": labels,
         "role": frame["role"].map(ROLE_WORDS),
         "published": frame["published"].map(exact),
         "model (95% CI)": [_with_interval(m, h) for m, h in zip(frame["model"], frame["ci_half_width"])],
         "error": frame["rel_error"].map(lambda v: percent(v, signed=True)),
         "tolerance": [_tolerance(v, k) for v, k in zip(frame["tolerance"], frame["tolerance_kind"])],
-        "no-change baseline": frame["baseline"].map(number),
+        "baseline": frame["baseline"].map(number),
         "beats baseline": frame["beats_baseline"].map(_yes_no),
     })
     styler = shown.style.hide(axis="index").set_table_attributes('class="perfstudies-table"')
@@ -546,7 +555,7 @@ def _with_interval(model, half_width) -> str:
         return EMPTY
     if _is_missing(half_width) or half_width == 0:
         return number(model)
-    return f"{number(model)} ± {number(half_width, 2)}"
+    return f"{number(model)}\u00a0±\u00a0{number(half_width, 2)}"  # never broken over two lines
 
 
 def _tolerance(value, kind) -> str:
