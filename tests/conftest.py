@@ -2,6 +2,7 @@
 
 import functools
 import http.server
+import os
 import subprocess
 import sys
 import threading
@@ -23,9 +24,16 @@ def build_book(source: Path, config: Path, toc: Path, output: Path | None = None
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
 
 
+#: Set to the ``html`` folder of a book already built (``--path-output``) to test it as it is,
+#: e.g. a small book of a few pages, instead of building the whole book first.
+BUILT_BOOK_ENV = "PERFSTUDIES_BUILT_BOOK"
+
+
 @pytest.fixture(scope="session")
 def built_book() -> Path:
     """The whole book, built with warnings as errors and every notebook executed."""
+    if os.environ.get(BUILT_BOOK_ENV):
+        return Path(os.environ[BUILT_BOOK_ENV])
     result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
     assert result.returncode == 0, f"book build failed:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
     return HTML

@@ -1,13 +1,24 @@
-"""The book builds cleanly, fails on a raising cell, and works in a real browser offline."""
+"""The book builds cleanly, fails on a raising cell, and works in a real browser offline.
+
+The browser tests open every page in headless Chromium at two window widths, a
+desktop's (1300 px) and a phone's (420 px), with every non-localhost request
+blocked, and check what a reader would see: no console error, every chart
+drawn, sliders that change their chart, charts and tables no wider than the
+text column, no page that scrolls sideways, no raw ``nan`` or exponent in a
+table.  Screenshots of every page at both widths land in ``_build/screenshots/``.
+Failures are listed page by page, so each chapter's author sees what to fix.
+"""
 
 import os
+import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
-from conftest import HTML, ROOT, build_book
+from conftest import ROOT, build_book
 from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
@@ -15,13 +26,46 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: A desktop window and a phone's.
+WIDE, NARROW = 1300, 420
 # marks Vega draws as SVG paths, symbols, lines, rects or text inside a mark group
 MARKS = "g[class*='mark-'] path, g[class*='mark-'] line, g[class*='mark-'] rect, g[class*='mark-'] text"
+#: What a reader-facing table cell must never show: NaN, or a number in exponent notation.
+RAW_CELL = re.compile(r"(?i:\bnan\b)|\d[eE][+-]\d")
+#: Chapters need at least this many numbered exercises, each with a solution.
+MIN_EXERCISES = 6
+
+#: Measured in the page: the text column's width, every chart's drawn and natural width,
+#: every table's width, the page's scroll width, and the text of every table cell.
+MEASURE = """() => {
+  const article = document.querySelector('article.bd-article') || document.querySelector('main');
+  const style = getComputedStyle(article);
+  const column = article.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const charts = [...document.querySelectorAll('.perfstudies-chart')].map((chart, index) => {
+    const svg = chart.querySelector('svg');
+    return {index, title: (chart.querySelector('svg .role-title-text') || {}).textContent || '',
+            container: chart.clientWidth, natural: svg ? parseFloat(svg.getAttribute('width')) : 0,
+            shown: svg ? svg.getBoundingClientRect().width : 0};
+  });
+  const tables = [...article.querySelectorAll('table')].map((table, index) => {
+    const head = [...table.querySelectorAll('th')].slice(0, 3).map(th => th.textContent.trim()).join(' | ');
+    return {index, head, width: table.getBoundingClientRect().width,
+            cells: [...table.querySelectorAll('td, th')].map(cell => cell.textContent.trim())};
+  });
+  return {column, scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth, charts, tables};
+}"""
 
 
 def _pages(html: Path) -> list[str]:
     return sorted(str(p.relative_to(html)) for p in html.rglob("*.html")
                   if p.parts[len(html.parts)] in ("book", "notebooks"))
+
+
+def _chapters(pages) -> list[str]:
+    """The chapters: every study notebook, *Queueing in one page* when present, and the introduction."""
+    return [page for page in pages if page.startswith("notebooks/") or page in ("book/queueing.html",
+                                                                                  "book/intro.html")]
 
 
 def test_book_builds_with_every_notebook_executed(built_book):
@@ -43,40 +87,157 @@ def test_a_raising_cell_fails_the_build(tmp_path):
     assert "deliberate" in result.stdout + result.stderr
 
 
-@pytest.mark.browser
-def test_every_page_renders_offline_in_chromium(book_url):
+class _Apparatus(HTMLParser):
+    """Glossary links, numbered exercises and solutions of one built page."""
+
+    def __init__(self):
+        super().__init__()
+        self.terms, self.exercises, self.solutions = set(), [], 0
+        self._caption = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        href = attrs.get("href") or ""
+        if tag == "a" and "glossary.html#term-" in href:
+            self.terms.add(href.split("#", 1)[1])
+        if "exercise" in classes and "admonition" in classes:
+            self.exercises.append("")
+            self._caption = "exercise"
+        if "solution" in classes and "admonition" in classes:
+            self.solutions += 1
+
+    def handle_data(self, data):
+        if self._caption and data.strip():
+            self.exercises[-1] += data.strip() + " "
+            if len(self.exercises[-1]) > 12:
+                self._caption = None
+
+
+def _apparatus_problems(html: Path) -> dict[str, list[str]]:
+    problems = {}
+    for page in _chapters(_pages(html)):
+        found = _Apparatus()
+        found.feed((html / page).read_text())
+        numbered = [title for title in found.exercises if re.match(r"Exercise \d+", title)]
+        page_problems = []
+        if not found.terms:
+            page_problems.append("links no glossary term ({term}`...` on first use)")
+        if len(numbered) < MIN_EXERCISES:
+            page_problems.append(f"has {len(numbered)} numbered exercises ({{exercise}} directives): "
+                                 f"at least {MIN_EXERCISES} needed")
+        if found.solutions < len(numbered):
+            page_problems.append(f"has {found.solutions} solutions for {len(numbered)} exercises")
+        if page_problems:
+            problems[page] = page_problems
+    return problems
+
+
+def test_every_chapter_links_the_glossary_and_has_numbered_exercises(built_book):
+    problems = _apparatus_problems(built_book)
+    assert not problems, _by_page(problems)
+
+
+def _by_page(problems: dict[str, list[str]]) -> str:
+    return "\n".join(f"{page}:\n  " + "\n  ".join(items) for page, items in sorted(problems.items()))
+
+
+@pytest.fixture(scope="session")
+def rendered(built_book, book_url):
+    """Every page opened in Chromium at both widths: measurements, console problems, screenshots."""
     playwright = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    problems, blocked, slider_pages = [], [], []
+    result = {"problems": [], "blocked": [], "slider_pages": [], WIDE: {}, NARROW: {}}
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1300, "height": 900})
-        context.route("**/*", lambda route: _only_localhost(route, blocked))
-        for page_path in _pages(HTML):
-            page = context.new_page()
-            page.on("console", lambda m, where=page_path: m.type == "error" and problems.append(f"{where}: {m.text}"))
-            page.on("pageerror", lambda e, where=page_path: problems.append(f"{where}: {e}"))
-            page.goto(f"{book_url}/{page_path}", wait_until="load")
-            charts = page.locator(".perfstudies-chart")
-            for index in range(charts.count()):
-                chart = charts.nth(index)
-                chart.scroll_into_view_if_needed()
-                chart.locator(MARKS).first.wait_for(state="attached", timeout=15_000)
-            if page.locator(".math").count():
-                page.locator("mjx-container").first.wait_for(state="attached", timeout=15_000)
-            if page.locator(".perfstudies-chart input[type=range]").count():
-                slider_pages.append(page_path)
-                _move_slider_and_check_chart_changes(page, page_path, problems)
-            page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(SCREENSHOTS / (page_path.replace("/", "__") + ".png")), full_page=True)
-            page.close()
+        for width in (WIDE, NARROW):
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            context.route("**/*", lambda route: _only_localhost(route, result["blocked"]))
+            for page_path in _pages(built_book):
+                result[width][page_path] = _render(context, book_url, page_path, width, result)
+            context.close()
         browser.close()
-    assert not blocked, f"pages asked for non-localhost resources: {sorted(set(blocked))}"
-    assert not problems, "\n".join(problems)
+    return result
+
+
+def _render(context, book_url, page_path, width, result):
+    problems = result["problems"]
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(f"{page_path} ({width} px): {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"{page_path} ({width} px): {e}"))
+    page.goto(f"{book_url}/{page_path}", wait_until="load")
+    charts = page.locator(".perfstudies-chart")
+    for index in range(charts.count()):
+        chart = charts.nth(index)
+        chart.scroll_into_view_if_needed()
+        chart.locator(MARKS).first.wait_for(state="attached", timeout=15_000)
+    if page.locator(".math").count():
+        page.locator("mjx-container").first.wait_for(state="attached", timeout=15_000)
+    page.wait_for_timeout(300)  # container-sized charts redraw once their width is known
+    measured = page.evaluate(MEASURE)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"{page_path.replace('/', '__')}-{width}.png"), full_page=True)
+    if width == WIDE and page.locator(".perfstudies-chart input[type=range]").count():
+        result["slider_pages"].append(page_path)
+        _move_slider_and_check_chart_changes(page, page_path, problems)
+    page.close()
+    return measured
+
+
+@pytest.mark.browser
+def test_every_page_renders_offline_in_chromium(rendered):
+    assert not rendered["blocked"], f"pages asked for non-localhost resources: {sorted(set(rendered['blocked']))}"
+    assert not rendered["problems"], "\n".join(rendered["problems"])
     chapters = {"book/intro.html"} | {f"notebooks/{key}.html" for key in STUDIES}
-    assert chapters <= set(slider_pages), f"pages without a kernel-free slider: {chapters - set(slider_pages)}"
+    missing = chapters - set(rendered["slider_pages"])
+    assert not missing, f"pages without a kernel-free slider: {missing}"
+
+
+@pytest.mark.browser
+def test_charts_and_tables_fit_the_text_column_at_1300_px(rendered):
+    problems = {}
+    for page, measured in rendered[WIDE].items():
+        column = measured["column"]
+        for chart in measured["charts"]:
+            if chart["natural"] > column + 1:
+                problems.setdefault(page, []).append(
+                    f"chart {chart['index'] + 1} ({chart['title'][:50]!r}) is {chart['natural']:.0f} px wide "
+                    f"in a {column:.0f} px column")
+        for table in measured["tables"]:
+            if table["width"] > column + 1:
+                problems.setdefault(page, []).append(
+                    f"table {table['index'] + 1} ({table['head'][:50]!r}) is {table['width']:.0f} px wide "
+                    f"in a {column:.0f} px column (tables.split or tables.long_format)")
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_no_page_scrolls_sideways_at_420_px(rendered):
+    problems = {}
+    for page, measured in rendered[NARROW].items():
+        if measured["scrollWidth"] > measured["clientWidth"] + 1:
+            problems.setdefault(page, []).append(
+                f"the page is {measured['scrollWidth']} px wide in a {measured['clientWidth']} px window")
+        for chart in measured["charts"]:
+            if chart["shown"] > chart["container"] + 1:
+                problems.setdefault(page, []).append(
+                    f"chart {chart['index'] + 1} ({chart['title'][:50]!r}) shows {chart['shown']:.0f} px "
+                    f"in {chart['container']:.0f} px")
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_no_table_cell_shows_nan_or_exponent_notation(rendered):
+    problems = {}
+    for page, measured in rendered[WIDE].items():
+        for table in measured["tables"]:
+            raw = sorted({cell for cell in table["cells"] if RAW_CELL.search(cell)})
+            if raw:
+                problems.setdefault(page, []).append(
+                    f"table {table['index'] + 1} ({table['head'][:50]!r}) shows {raw[:5]} (use tables.readable)")
+    assert not problems, _by_page(problems)
 
 
 def _only_localhost(route, blocked):
