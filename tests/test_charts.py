@@ -72,8 +72,11 @@ def test_helpers_refuse_an_axis_without_a_quantity(title):
 
 
 def test_one_view_charts_fill_their_container_and_compound_ones_keep_their_width():
-    single = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q").to_dict()
-    assert charts.fits_container(single)["width"] == "container"
+    single = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q").properties(
+        title="M/M/c: Erlang C (line) and simulation with 95% CI (points)").to_dict()
+    sized = charts.fits_container(single)
+    assert sized["width"] == "container"
+    assert all(len(line) <= charts.PHONE_TITLE_CHARS for line in sized["title"]["text"])
     fixed = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q").properties(width=300).to_dict()
     assert charts.fits_container(fixed)["width"] == 300
     concat = alt.hconcat(alt.Chart(pd.DataFrame({"x": [1]})).mark_point()).to_dict()

@@ -82,3 +82,12 @@ def test_timeline_requires_a_time_axis_title_with_its_unit():
     with pytest.raises(ValueError, match="^x_title = 'value'"):
         timeline(frame, x_title="value")
     assert timeline(frame, x_title="time (ms)").to_dict()["encoding"]["x"]["title"] == "time (ms)"
+
+
+def test_boxes_in_one_row_never_overlap_even_when_nodes_are_close():
+    nodes = [("cpu", 1.6, 1, "capture\n(busy CPU, 1 server)"), ("v2", 2.4, 1, "volume 2"), ("a", 0, 0, "a"),
+             ("ch", 3.2, 1, "channel paths\n(ESCON or FICON)")]
+    spec = network_diagram(nodes, []).to_dict()
+    rect = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "rect")["mark"]
+    cell_width = min(diagrams.CELL_WIDTH, diagrams.MAX_WIDTH / 4.2)
+    assert rect["width"] <= 0.8 * cell_width - diagrams.GAP + 1e-9

@@ -35,6 +35,8 @@ HEIGHT = 280
 #: Room one y axis (labels and title) takes beside a plot, and the gap between panels.
 AXIS_ROOM = 70
 PANEL_GAP = 20
+#: Longest title line of a chart that fills its container: it must fit a phone's text column too.
+PHONE_TITLE_CHARS = 44
 #: Axis titles that say nothing about the quantity; helpers refuse them.
 VAGUE_TITLES = frozenset({"", "value", "values", "mean", "y", "x", "count", "number"})
 
@@ -54,7 +56,14 @@ def fits_container(spec: dict) -> dict:
     """
     if any(key in spec for key in _COMPOUND) or "width" in spec or not ("mark" in spec or "layer" in spec):
         return spec
-    return {**spec, "width": "container", "autosize": spec.get("autosize", {"type": "fit-x", "contains": "padding"})}
+    sized = {**spec, "width": "container", "autosize": spec.get("autosize", {"type": "fit-x", "contains": "padding"})}
+    if "title" in spec:  # the title must fit a phone's column too: lines of at most PHONE_TITLE_CHARS
+        title = spec["title"] if isinstance(spec["title"], dict) else {"text": spec["title"]}
+        lines = title.get("text", "")
+        text = " ".join(lines) if isinstance(lines, list) else str(lines)
+        wrapped = wrapped_title(text, width=PHONE_TITLE_CHARS * 0.55 * 15)
+        sized["title"] = {**title, "text": wrapped.text if isinstance(wrapped, alt.TitleParams) else wrapped}
+    return sized
 
 
 def _book_renderer(spec: dict, **metadata) -> dict:
@@ -88,7 +97,7 @@ def _theme() -> alt.theme.ThemeConfig:
             # below the plot, never truncated, two entries a row: a legend neither widens a chart
             # past the text column nor cuts a label short
             "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "direction": "horizontal",
-                       "columns": 2, "labelLimit": 0, "columnPadding": 16},
+                       "columns": 2, "labelLimit": 0, "columnPadding": 16, "symbolOpacity": 1},
             "title": {"fontSize": 15, "anchor": "start"},
             "range": {"category": ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]},
         }

@@ -12,6 +12,7 @@ Examples
 >>> chart = timeline(frame, title="one drive")
 """
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -108,7 +109,10 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
                          "so the boxes stay readable in the text column (lay the network out in rows)")
     longest = max(len(line) for lines in node_frame["lines"] for line in lines)
     most_lines = max(len(lines) for lines in node_frame["lines"])
-    box_width = min(max(BOX_WIDTH, longest * GLYPH_WIDTH * FONT_SIZE + GAP), cell_width - GAP)
+    # neighbours in the same row (less than a grid row apart) must not touch
+    spacing = min([abs(a.x - b.x) for a, b in itertools.combinations(node_frame.itertuples(), 2)
+                   if abs(a.y - b.y) < 1 and a.x != b.x] + [1.0])
+    box_width = min(max(BOX_WIDTH, longest * GLYPH_WIDTH * FONT_SIZE + GAP), spacing * cell_width - GAP)
     font_size = max(MIN_FONT_SIZE, min(FONT_SIZE, (box_width - GAP) / (GLYPH_WIDTH * max(longest, 1))))
     box_height = max(BOX_HEIGHT, most_lines * LINE_HEIGHT * font_size + GAP)
     cell_height = max(CELL_HEIGHT, box_height + 2 * GAP + 12)
