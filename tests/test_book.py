@@ -87,6 +87,24 @@ def test_a_raising_cell_fails_the_build(tmp_path):
     assert "deliberate" in result.stdout + result.stderr
 
 
+def test_a_teachers_copy_hides_every_solution_but_keeps_the_exercises(tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "_ext").symlink_to(ROOT / "book" / "_ext")
+    (source / "book").mkdir()
+    shutil.copy(ROOT / "book" / "favicon.svg", source / "book" / "favicon.svg")
+    config = (ROOT / "book" / "_config.yml").read_text()
+    assert "hide_solutions: false" in config
+    (source / "_config.yml").write_text(config.replace("hide_solutions: false", "hide_solutions: true"))
+    (source / "_toc.yml").write_text("format: jb-book\nroot: page\n")
+    (source / "page.md").write_text("# Page\n\n```{exercise}\n:label: ex\n\nDo it.\n```\n\n"
+                                      "```{solution} ex\n:class: dropdown\n\nSECRET\n```\n")
+    result = build_book(source, source / "_config.yml", source / "_toc.yml", output=tmp_path / "out")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    page = (tmp_path / "out" / "_build" / "html" / "page.html").read_text()
+    assert "Exercise 1" in page and "SECRET" not in page
+
+
 class _Apparatus(HTMLParser):
     """Glossary links, numbered exercises and solutions of one built page."""
 
@@ -128,6 +146,9 @@ def _apparatus_problems(html: Path) -> dict[str, list[str]]:
                                  f"at least {MIN_EXERCISES} needed")
         if found.solutions < len(numbered):
             page_problems.append(f"has {found.solutions} solutions for {len(numbered)} exercises")
+        source = ROOT / page.replace(".html", ".md")
+        if source.exists() and "{solution-start}" in source.read_text():
+            page_problems.append("uses gated solutions (solution-start), which a teacher's copy cannot hide")
         if page_problems:
             problems[page] = page_problems
     return problems
