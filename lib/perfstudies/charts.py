@@ -54,6 +54,8 @@ def fits_container(spec: dict) -> dict:
     concatenations) keep it; the book's stylesheet scales them down as a whole
     where the column is narrower.
     """
+    if not isinstance(spec, dict):
+        raise ValueError(f"spec = {type(spec).__name__} has the wrong type: allowed a Vega-Lite spec as a dict")
     if any(key in spec for key in _COMPOUND) or "width" in spec or not ("mark" in spec or "layer" in spec):
         return spec
     sized = {**spec, "width": "container", "autosize": spec.get("autosize", {"type": "fit-x", "contains": "padding"})}
