@@ -146,6 +146,10 @@ def _apparatus_problems(html: Path) -> dict[str, list[str]]:
                                  f"at least {MIN_EXERCISES} needed")
         if found.solutions < len(numbered):
             page_problems.append(f"has {found.solutions} solutions for {len(numbered)} exercises")
+        headings = {re.sub(r"\W", "", h.lower()) for h in re.findall(r"<h2>(.*?)<a", (html / page).read_text())}
+        for wanted in ("Summary", "What's next"):
+            if page != "book/intro.html" and re.sub(r"\W", "", wanted.lower()) not in headings:
+                page_problems.append(f"has no '## {wanted}' section")
         source = ROOT / page.replace(".html", ".md")
         if source.exists() and "{solution-start}" in source.read_text():
             page_problems.append("uses gated solutions (solution-start), which a teacher's copy cannot hide")
@@ -155,6 +159,7 @@ def _apparatus_problems(html: Path) -> dict[str, list[str]]:
 
 
 def test_every_chapter_links_the_glossary_and_has_numbered_exercises(built_book):
+    """Glossary links, six numbered exercises with solutions, a Summary and a What's next (not the intro)."""
     problems = _apparatus_problems(built_book)
     assert not problems, _by_page(problems)
 
