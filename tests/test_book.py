@@ -173,7 +173,7 @@ def rendered(built_book, book_url):
     """Every page opened in Chromium at both widths: measurements, console problems, screenshots."""
     playwright = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        pytest.fail(f"{CHROMIUM} is missing: make test installs Debian's chromium (make browser)")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     result = {"problems": [], "blocked": [], "slider_pages": [], WIDE: {}, NARROW: {}}
     with playwright.sync_playwright() as p:
