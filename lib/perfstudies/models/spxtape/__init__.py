@@ -3,23 +3,26 @@
 Rebuilds *SPXTAPE Performance* (VM/ESA Release 2.2 Performance Report,
 GC24-5673-01) as a Ciw model: SPTAPE does one file at a time, SPXTAPE reads
 its spool volumes in parallel into a memory buffer that feeds one or more tape
-drives, each of which changes cartridge when its tape is full.
-
-Modules: :mod:`.params` (parameter records), :mod:`.workload` (the spool files),
-:mod:`.network` (the Ciw networks), :mod:`.metrics` (a run's Table 1
-quantities and ``model``), :mod:`.concurrent` (the Table 2 run with CMS users),
-:mod:`.analytic` (closed forms), :mod:`.calibration` (calibration and
-``comparison``), :mod:`.explore` (widget re-run and sweep points), :mod:`.views`
-(the chapter's charts).
+drives, each of which changes cartridge when its tape is full.  The package
+follows the skeleton of :mod:`perfstudies.studies`: :mod:`.params`,
+:mod:`.workload` (the spool files), :mod:`.analytic`, :mod:`.mechanism` (the
+Ciw subclasses), :mod:`.metrics`, :mod:`.network`, :mod:`.calibration`,
+:mod:`.comparison`, :mod:`.explore`, :mod:`.figures`.
 """
 
-from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, DOCUMENT, STUDY, calibrate,
-                                                    calibrate_concurrent, comparison, table2_model)
-from perfstudies.models.spxtape.concurrent import volume_model
-from perfstudies.models.spxtape.explore import WidgetResult, sweep_points, trace, widget_defaults, widget_run
-from perfstudies.models.spxtape.metrics import model
-from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
+from perfstudies.models.spxtape.analytic import busiest_volume_pages, envelope
+from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, calibrate, calibrate_concurrent,
+                                                    calibration_table, envelope_table, table2_model)
+from perfstudies.models.spxtape.comparison import comparison
+from perfstudies.models.spxtape.explore import (WIDGET_CONTROLS, WIDGET_RANGES, WidgetResult, one_drive_trace,
+                                                sweep, sweep_points, trace, widget_defaults, widget_run)
+from perfstudies.models.spxtape.figures import elapsed_chart, network_chart, run_chart, sweep_chart, widget_view
+from perfstudies.models.spxtape.network import build_network, model, volume_model
+from perfstudies.models.spxtape.params import DOCUMENT, SEED, STUDY, ConcurrentParams, SpxtapeParams
 
-__all__ = ["CONFIGURATIONS", "DOCUMENT", "STUDY", "ConcurrentParams", "SpxtapeParams", "WidgetResult",
-           "calibrate", "calibrate_concurrent", "comparison", "model", "sweep_points", "table2_model", "trace",
-           "volume_model", "widget_defaults", "widget_run"]
+__all__ = ["CONFIGURATIONS", "DOCUMENT", "SEED", "STUDY", "WIDGET_CONTROLS", "WIDGET_RANGES", "ConcurrentParams",
+           "SpxtapeParams", "WidgetResult", "build_network", "busiest_volume_pages", "calibrate",
+           "calibrate_concurrent", "calibration_table", "comparison", "elapsed_chart", "envelope",
+           "envelope_table", "model", "network_chart", "one_drive_trace", "run_chart", "sweep", "sweep_chart",
+           "sweep_points", "table2_model", "trace", "volume_model", "widget_defaults", "widget_run",
+           "widget_view"]

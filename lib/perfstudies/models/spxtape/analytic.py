@@ -2,15 +2,17 @@
 
 These are the sums the report's numbers invite before any simulation: which
 device is the bottleneck, how long the buffer can hide a tape change, how many
-cartridges the data needs.  Calibration (:mod:`.calibration`) inverts the same
-sums to turn named published cells into parameter values.
+cartridges the data needs, and (Table 2) how long a user's spool I/O waits
+behind the dump's queued reads.  Calibration (:mod:`.calibration`) inverts the
+same sums to turn named published cells into parameter values;
+``tests/spxtape/test_analytic.py`` checks them against the simulation.
 """
 
 import math
 
 import numpy as np
 
-from perfstudies.models.spxtape.params import SpxtapeParams
+from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
 from perfstudies.models.spxtape.workload import workload
 
 
@@ -61,3 +63,50 @@ def envelope(p: SpxtapeParams, busiest_pages: float) -> dict[str, float]:
         rate = p.total_pages / work
     idle = changes * (p.change_time - hidden_per_change(p, rate)) if p.drives == 1 else 0.0
     return {"elapsed_s": work + idle, "system_idle_s": idle, "tapes": tapes}
+
+
+# Table 2: one spool volume shared by the dump's closed loop of queued reads and the users' Poisson I/Os
+
+
+def user_utilisation(p: ConcurrentParams) -> float:
+    """The share of the volume the users' I/Os take, ``rho = user_io_rate * page_io_time``."""
+    return p.user_io_rate * p.page_io_time
+
+
+def dump_share(p: ConcurrentParams) -> float:
+    """The share of the volume left to the dump: ``1 - rho``.
+
+    The dump always has reads queued, so the volume never idles and the dump
+    gets whatever the users leave.
+    """
+    return 1.0 - user_utilisation(p)
+
+
+def user_io_response_alone(p: ConcurrentParams) -> float:
+    """Users' I/O response time on the volume without the dump: M/M/1, ``s / (1 - rho)``."""
+    return p.page_io_time / (1 - user_utilisation(p))
+
+
+def user_io_response(p: ConcurrentParams) -> float:
+    """Users' mean I/O response time with the dump's ``q`` reads always queued (exact, FIFO).
+
+    An arriving user I/O waits for the work present (PASTA): the residual of
+    the service under way, ``s (1 + rho) / 2`` on average (deterministic page
+    reads for the time share ``1 - rho``, exponential user I/Os for ``rho``),
+    the other ``q - 1`` dump reads, and the users present, ``rho R / s`` of
+    them by Little's law.  Solving ``R = s (1 + rho) / 2 + (q - 1) s + rho R + s``
+    gives ``R = s (q + (1 + rho) / 2) / (1 - rho)``.
+    """
+    rho, s = user_utilisation(p), p.page_io_time
+    return s * (p.dump_reads_queued + (1 + rho) / 2) / (1 - rho)
+
+
+def reads_queued_for(response: float, page_io_time: float, rho: float) -> int:
+    """The dump's queued reads per volume that give users the I/O response time ``response``.
+
+    Inverts the approximation ``R ~ s + q s / (1 - rho)`` (a user waits for the
+    ``q`` queued reads, stretched by the users' own share); it differs from the
+    exact :func:`user_io_response` by ``s (3 rho - 1) / (2 (1 - rho))``, under one
+    page time for ``rho < 0.6``.
+    """
+    return round((response - page_io_time) * (1 - rho) / page_io_time)

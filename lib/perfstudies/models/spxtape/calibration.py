@@ -1,9 +1,8 @@
-"""Calibration on named published cells, and the study's comparison table.
+"""Calibration on named published cells.
 
 Seven Table 1 cells and two Table 2 cells set nine parameters, each by a
 closed-form inversion of the mechanism's own arithmetic (:mod:`.analytic`),
-the buffer size then refined by Newton steps on the simulation; everything
-else in the tables is *predicted* by the simulation:
+the buffer size then refined by Newton steps on the simulation:
 
 ==========================================  ===================================
 published cell                              sets
@@ -18,6 +17,9 @@ SPXTAPE DUMP 2 drives, processor time       processor time per page
 Table 2 dump rate with users (237 pages/s)  users' I/O rate per volume
 Table 2 AVG LAST (T) with the dump          dump reads queued per volume
 ==========================================  ===================================
+
+Every published number is read from ``data/spxtape/`` and named by a
+:class:`perfstudies.compare.Published` cell.
 """
 
 import functools
@@ -25,31 +27,41 @@ import functools
 import pandas as pd
 
 from perfstudies.cache import memoized
-from perfstudies.compare import Cell, comparison_table
+from perfstudies.compare import Published
 from perfstudies.data import load
 from perfstudies.models.spxtape import analytic
-from perfstudies.models.spxtape.concurrent import DUMP_VOLUMES, system_effects, volume_model
-from perfstudies.models.spxtape.metrics import model
-from perfstudies.models.spxtape.params import PAGE_BYTES, ConcurrentParams, SpxtapeParams
-from perfstudies.runner import replicate, replication_seeds, summarize
+from perfstudies.models.spxtape.metrics import system_effects
+from perfstudies.models.spxtape.network import model, volume_model
+from perfstudies.models.spxtape.params import (DUMP_VOLUMES, PAGE_BYTES, SEED, STUDY, ConcurrentParams,
+                                               SpxtapeParams)
+from perfstudies.runner import replication_seeds
 from perfstudies.sweep import run_sweep
 
-STUDY = "spxtape"
-DOCUMENT = ("SPXTAPE Performance (excerpt from VM/ESA Release 2.2 Performance Report, "
-            "GC24-5673-01), IBM, 1999")
-
-#: Replications and base seed of every simulated number in the comparison.
+#: Replications of every simulation the calibration runs (its Newton steps and closed forms).
 REPLICATIONS = 5
-SEED = 1999
-#: Customer size of the comparison runs: 32 pages = four 32 KB tape blocks; the widgets use coarser ones.
+#: Customer size of the full-scale runs: 32 pages = four 32 KB tape blocks; the widgets use coarser ones.
 FULL_SCALE_CHUNK = 32
 #: Where customer size cannot matter (SPTAPE is strictly serial, the load is paced by file
 #: creation on one drive), the comparison uses coarser customers to save time.
 SERIAL_CHUNK = 128
 
-#: The six configurations of Table 1, in the table's column order.
+#: The six configurations of Table 1, in the table's column order: (command, function, drives).
 CONFIGURATIONS = [("SPTAPE", "DUMP", 1), ("SPXTAPE", "DUMP", 1), ("SPXTAPE", "DUMP", 2),
                   ("SPXTAPE", "DUMP", 4), ("SPTAPE", "LOAD", 1), ("SPXTAPE", "LOAD", 1)]
+
+#: The Table 1 cells that set a parameter: (configuration, column) -> the parameter set.
+TABLE1_CALIBRATION = {
+    (("SPXTAPE", "DUMP", 4), "elapsed_s"): "page_io_time",
+    (("SPXTAPE", "DUMP", 1), "tapes"): "tape_capacity_pages",
+    (("SPTAPE", "DUMP", 1), "tapes"): "mark_pages",
+    (("SPTAPE", "DUMP", 1), "elapsed_s"): "mark_time",
+    (("SPXTAPE", "DUMP", 1), "system_idle_s"): "buffer_mb",
+    (("SPXTAPE", "LOAD", 1), "elapsed_s"): "file_create_time",
+    (("SPXTAPE", "DUMP", 2), "processor_s"): "cpu_per_page",
+}
+#: Table 2's column of the run with the dump, and the two cells that set a parameter.
+TABLE2_COLUMN = "with SPXTAPE DUMP"
+TABLE2_CALIBRATION = {"SPXTAPE pages/s (text)": "user_io_rate", "AVG LAST (T)": "dump_reads_queued"}
 
 
 def table1() -> pd.DataFrame:
@@ -65,6 +77,31 @@ def facts() -> dict[str, float]:
 def table2() -> pd.DataFrame:
     """Published Table 2, indexed by metric name."""
     return load(STUDY, "table2").set_index("metric")
+
+
+def column_name(key: tuple) -> str:
+    """A Table 1 configuration as the comparison names its column: ``"SPXTAPE DUMP 2"``."""
+    return " ".join(map(str, key))
+
+
+def table1_cell(key: tuple, column: str) -> Published:
+    """The published Table 1 cell of configuration ``key`` in ``column``."""
+    return Published("Table 1", column, column_name(key), float(table1().loc[key, column]))
+
+
+def table2_cell(row: str) -> Published:
+    """A published cell of the Table 2 run with the dump (the text's dump rate and tape count included)."""
+    known = facts()
+    text = {"SPXTAPE pages/s (text)": known["concurrent_dump_rate"], "tapes required (text)": known["concurrent_tapes"]}
+    value = text[row] if row in text else table2().loc[row, "with_value"]
+    return Published("Table 2", row, TABLE2_COLUMN, float(value))
+
+
+def calibration_cells() -> dict[Published, str]:
+    """Every published cell that sets a parameter, with the parameter it sets."""
+    cells = {table1_cell(key, column): name for (key, column), name in TABLE1_CALIBRATION.items()}
+    cells.update({table2_cell(row): name for row, name in TABLE2_CALIBRATION.items()})
+    return cells
 
 
 def configuration(p: SpxtapeParams, command: str, function: str, drives: int) -> SpxtapeParams:
@@ -110,8 +147,8 @@ def _calibrate(chunk_pages: int) -> SpxtapeParams:
     buffer_pages = (base.change_time - one["system_idle_s"] / (one["tapes"] - 1)) * read_rate
     # (refined below on the simulation: late in the run fewer volumes are still reading)
     # SPXTAPE LOAD is paced by creating the spool files one at a time
-    load = published.loc[("SPXTAPE", "LOAD", 1)]
-    file_create_time = load["elapsed_s"] / base.files
+    load_run = published.loc[("SPXTAPE", "LOAD", 1)]
+    file_create_time = load_run["elapsed_s"] / base.files
     # processor time grows with the pages moved (RTM was active for the 2-drive dump)
     cpu_per_page = published.loc[("SPXTAPE", "DUMP", 2)]["processor_s"] / base.total_pages
     closed_form = base.replace(page_io_time=page_io_time, tape_capacity_pages=capacity, mark_pages=mark_pages,
@@ -125,7 +162,7 @@ def refine_buffer(p: SpxtapeParams, idle_target: float, steps: int = 3) -> Spxta
 
     The closed form assumes every volume is still reading when a change
     starts; the simulation knows better, so a few steps on its mean idle time
-    (the comparison's seeds at every step) finish the job.  The slope is the closed form's:
+    (the calibration's seeds at every step) finish the job.  The slope is the closed form's:
     each extra page of buffer hides ``1 / read rate`` seconds of every change.
     """
     one = p.replace(command="SPXTAPE", function="DUMP", drives=1)
@@ -145,8 +182,28 @@ def refine_buffer(p: SpxtapeParams, idle_target: float, steps: int = 3) -> Spxta
     return p.replace(buffer_mb=buffer_mb)
 
 
-def baseline() -> dict[str, float]:
-    """The Table 2 run without the dump: the state the dump is added to."""
+def calibration_table() -> pd.DataFrame:
+    """Each calibrated Table 1 parameter beside the published cell that set it."""
+    p = calibrate()
+    return pd.DataFrame([{"published cell": f"{column_name(key)} · {column}",
+                          "published": float(table1().loc[key, column]), "sets": name,
+                          "calibrated value": getattr(p, name)}
+                         for (key, column), name in TABLE1_CALIBRATION.items()])
+
+
+def envelope_table() -> pd.DataFrame:
+    """The back-of-envelope estimate (:func:`.analytic.envelope`) of every Table 1 configuration,
+    with the calibrated parameters, beside the published elapsed time and tapes."""
+    p, published = calibrate(), table1()
+    busiest = analytic.busiest_volume_pages(p, replication_seeds(SEED, REPLICATIONS))
+    return pd.DataFrame([{"configuration": column_name(key), **analytic.envelope(configuration(p, *key), busiest),
+                          "published_elapsed_s": published.loc[key, "elapsed_s"],
+                          "published_tapes": published.loc[key, "tapes"]} for key in CONFIGURATIONS])
+
+
+@functools.cache
+def without_dump() -> dict[str, float]:
+    """The published Table 2 run without the dump: the state the dump is added to."""
     t2 = table2()["without_value"]
     return {"response_s": t2["AVG LAST (T)"], "think_s": t2["AVG THINK (T)"], "etr": t2["ETR (T)"],
             "rio_rate": t2["RIO RATE (V)"], "nonpage_rio_per_cmd": t2["NONPAGE RIO/CMD (V)"]}
@@ -156,7 +213,8 @@ def baseline() -> dict[str, float]:
 def calibrate_concurrent(dedicated_rate: float) -> ConcurrentParams:
     """The Table 2 parameters from the dump rate and AVG LAST (T) with the dump running.
 
-    ``dedicated_rate`` is the model's own page rate of the dedicated 2-drive dump.
+    ``dedicated_rate`` is the model's own page rate of the dedicated 2-drive
+    dump (mean over the calibration's ``REPLICATIONS`` seeds).
     """
     page_io_time = calibrate().page_io_time
     known = facts()
@@ -164,121 +222,15 @@ def calibrate_concurrent(dedicated_rate: float) -> ConcurrentParams:
     rho_users = 1 - known["concurrent_dump_rate"] / known["dedicated_dump_rate"]
     user_io_rate = rho_users / page_io_time
     # FIFO: a user I/O waits for the q queued dump reads and the users ahead, W = q s / (1 - rho)
-    base = baseline()
-    io_per_command = DUMP_VOLUMES * user_io_rate / base["etr"]
+    without = without_dump()
+    io_per_command = DUMP_VOLUMES * user_io_rate / without["etr"]
     alone = page_io_time / (1 - rho_users)
-    target = alone + (table2()["with_value"]["AVG LAST (T)"] - base["response_s"]) / io_per_command
-    queued = round((target - page_io_time) * (1 - rho_users) / page_io_time)
+    target = alone + (table2()["with_value"]["AVG LAST (T)"] - without["response_s"]) / io_per_command
+    queued = analytic.reads_queued_for(target, page_io_time, rho_users)
     return ConcurrentParams(page_io_time=page_io_time, user_io_rate=user_io_rate, dump_reads_queued=queued,
                             dedicated_rate=dedicated_rate)
 
 
-def table2_model(p: ConcurrentParams, seed: int) -> dict[str, float]:
+def table2_model(params: ConcurrentParams, seed: int) -> dict[str, float]:
     """One replication of the concurrent run, carried through to the Table 2 rows."""
-    return system_effects(volume_model(p, seed), p, baseline())
-
-
-def simulate_table1(p: SpxtapeParams) -> dict[tuple, pd.DataFrame]:
-    """Replicated runs of the six Table 1 configurations: ``{(command, function, drives): summary}``.
-
-    The runs go to two worker processes; every replication has its own seed
-    (the same ones :func:`perfstudies.runner.replicate` would use), so the
-    result does not depend on where it ran.
-    """
-    points = [comparison_run(p, *key) for key in CONFIGURATIONS]
-    runs = run_sweep(model, points, REPLICATIONS, SEED, max_workers=2, progress=False)
-    summary = summarize(runs, by=["point", "metric"])
-    return {key: summary.loc[index] for index, key in enumerate(CONFIGURATIONS)}
-
-
-#: Table 1 columns compared, with how a miss is measured: (column, metric, tolerance kind, tolerance).
-TABLE1_CELLS = [
-    ("elapsed_s", "elapsed_s", "relative", 0.10),
-    ("elapsed_ratio", "elapsed_ratio", "relative", 0.10),
-    ("rate_ratio", "rate_ratio", "relative", 0.10),
-    ("tape_change_s", "tape_change_s", "relative", 0.10),
-    ("system_idle_s", "system_idle_s", "relative", 0.10),
-    ("overlapped_change_s", "overlapped_change_s", "relative", 0.10),
-    ("overlap_pct", "overlap_pct", "absolute", 10.0),
-    ("tapes", "tapes", "absolute", 1.0),
-    ("tape_reduction_pct", "tape_reduction_pct", "absolute", 100 / 12),
-    ("processor_s", "processor_s", "relative", 0.10),
-    ("processor_util_pct", "processor_util_pct", "relative", 0.10),
-]
-
-#: The Table 1 cells that set a parameter (see the module docstring).
-CALIBRATION_CELLS = {(("SPXTAPE", "DUMP", 4), "elapsed_s"), (("SPXTAPE", "DUMP", 1), "tapes"),
-                     (("SPTAPE", "DUMP", 1), "tapes"), (("SPTAPE", "DUMP", 1), "elapsed_s"),
-                     (("SPXTAPE", "DUMP", 1), "system_idle_s"), (("SPXTAPE", "LOAD", 1), "elapsed_s"),
-                     (("SPXTAPE", "DUMP", 2), "processor_s")}
-
-
-def _with_derived(summaries: dict) -> dict:
-    """Add the report's derived rows (ratios, tape reduction) to each configuration's means."""
-    means = {key: summary["mean"].to_dict() for key, summary in summaries.items()}
-    widths = {key: summary["half_width"].to_dict() for key, summary in summaries.items()}
-    for (command, function, drives), row in means.items():
-        sptape = means[("SPTAPE", function, 1)]
-        row["elapsed_ratio"] = row["elapsed_s"] / sptape["elapsed_s"]
-        row["rate_ratio"] = 1 / row["elapsed_ratio"]
-        row["tape_reduction_pct"] = 100 * (1 - row["tapes"] / sptape["tapes"])
-    return {key: (means[key], widths[key]) for key in means}
-
-
-def _table1_cells(summaries: dict) -> list[Cell]:
-    published = table1()
-    cells = []
-    for key, (means, widths) in _with_derived(summaries).items():
-        command, function, drives = key
-        row = published.loc[key]
-        for column, metric, kind, tolerance in TABLE1_CELLS:
-            if pd.isna(row[column]):
-                continue
-            calibrated = (key, column) in CALIBRATION_CELLS
-            if calibrated:
-                kind, tolerance = ("absolute", 0.0) if column == "tapes" else ("relative", 0.05)
-            elif row[column] == 0 and kind == "relative":
-                # a published zero has no relative error: allow 10% of that run's tape change time
-                kind, tolerance = "absolute", 0.10 * row["tape_change_s"]
-            note = "1 by definition (SPTAPE is the reference)" if command == "SPTAPE" and "ratio" in column else ""
-            cells.append(Cell(table="Table 1", row=column, column=f"{command} {function} {drives}",
-                              published=float(row[column]), model=float(means[metric]),
-                              ci_half_width=float(widths.get(metric, float("nan"))),
-                              role="calibration" if calibrated else "prediction",
-                              tolerance=tolerance, tolerance_kind=kind, note=note))
-    return cells
-
-
-#: Table 2 rows compared: (metric in Table 2, model metric, role).
-TABLE2_CELLS = [("AVG LAST (T)", "avg_last_s", "calibration"), ("ETR (T)", "etr", "prediction"),
-                ("RIO RATE (V)", "rio_rate", "prediction"), ("RIO/CMD (V)", "rio_per_cmd", "prediction"),
-                ("NONPAGE RIO/CMD (V)", "nonpage_rio_per_cmd", "prediction")]
-
-
-def _table2_cells(dedicated_rate: float) -> list[Cell]:
-    published, known = table2()["with_value"], facts()
-    concurrent = calibrate_concurrent(dedicated_rate)
-    summary = replicate(table2_model, concurrent, REPLICATIONS, SEED, progress=False).summary()
-    rows = [(metric, float(published[metric]), name, role) for metric, name, role in TABLE2_CELLS]
-    rows.insert(0, ("SPXTAPE pages/s (text)", known["concurrent_dump_rate"], "dump_pages_per_s", "calibration"))
-    cells = [Cell(table="Table 2", row=metric, column="with SPXTAPE DUMP", published=value,
-                  model=float(summary.loc[name, "mean"]), ci_half_width=float(summary.loc[name, "half_width"]),
-                  role=role, tolerance=0.05 if role == "calibration" else 0.25)
-             for metric, value, name, role in rows]
-    dump = calibrate().replace(total_pages=int(known["concurrent_spool_pages"]),
-                               mean_file_pages=known["concurrent_pages_per_file"],
-                               drives=int(known["concurrent_tape_drives"]))
-    runs = run_sweep(model, [dump], REPLICATIONS, SEED, max_workers=2, progress=False)
-    tapes = summarize(runs).loc["tapes"]
-    cells.append(Cell(table="Table 2", row="tapes required (text)", column="with SPXTAPE DUMP",
-                      published=known["concurrent_tapes"], model=float(tapes["mean"]),
-                      ci_half_width=float(tapes["half_width"]), role="prediction",
-                      tolerance=1.0, tolerance_kind="absolute"))
-    return cells
-
-
-def comparison() -> pd.DataFrame:
-    """Every compared cell of Tables 1 and 2, published beside the model (deterministic)."""
-    summaries = simulate_table1(calibrate())
-    dedicated_rate = float(summaries[("SPXTAPE", "DUMP", 2)].loc["pages_per_s", "mean"])
-    return comparison_table(_table1_cells(summaries) + _table2_cells(dedicated_rate), study=STUDY, document=DOCUMENT)
+    return system_effects(volume_model(params, seed), params, without_dump())

@@ -1,17 +1,18 @@
-"""What one run did, read back from Ciw's records and the tape log, and ``model``.
+"""What one run did, read back from Ciw's records and the tape log, as the report's quantities.
 
-Turns a replication into the report's quantities (elapsed time, tape change
-time, the part of it that left the whole system idle, tapes used) and into the
-interval frames the chapter's timeline draws.  :func:`model` is the study's
-``model(params, seed) -> metrics`` for :func:`perfstudies.runner.replicate`
-and :func:`perfstudies.sweep.run_sweep`.
+Turns a Table 1 replication into the report's quantities (elapsed time, tape
+change time, the part of it that left the whole system idle, tapes used) and
+into the interval frames the chapter's timeline draws; and carries one
+simulated spool volume of the Table 2 run through to Table 2's rows
+(:func:`system_effects`).
 """
 
 import numpy as np
 import pandas as pd
 
-from perfstudies.models.spxtape.network import CHANGING, TRANSFERRING, TapeLog, simulate
-from perfstudies.models.spxtape.params import PAGE_BYTES, SpxtapeParams
+from perfstudies.models.spxtape.analytic import user_io_response_alone
+from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING, TapeLog
+from perfstudies.models.spxtape.params import DUMP_VOLUMES, PAGE_BYTES, PAGES_PER_BLOCK, ConcurrentParams
 
 #: States of a spool volume on the timeline.
 READING = "spool I/O"
@@ -106,7 +107,20 @@ def buffer_frame(records: pd.DataFrame, log: TapeLog, roles: dict) -> pd.DataFra
     return pd.DataFrame({"time": events["time"].to_numpy(), "buffer_mb": events["change"].cumsum().to_numpy()})
 
 
-def model(p: SpxtapeParams, seed: int) -> dict[str, float]:
-    """One seeded replication of a dump or load: the Table 1 quantities."""
-    records, log, roles = simulate(p, seed)
-    return run_metrics(records, log, roles, p)
+def system_effects(volume: dict, p: ConcurrentParams, without: dict) -> dict[str, float]:
+    """From one volume's result to the Table 2 rows, given the run without the dump.
+
+    ``without`` holds the without-dump run's published ``response_s`` (AVG LAST),
+    ``think_s`` (AVG THINK), ``etr`` (ETR (T)), ``rio_rate`` (RIO RATE) and
+    ``nonpage_rio_per_cmd``: the state the dump is added to.
+    """
+    io_per_command = DUMP_VOLUMES * p.user_io_rate / without["etr"]
+    extra_wait = volume["user_io_response_s"] - user_io_response_alone(p)
+    response = without["response_s"] + io_per_command * extra_wait
+    # closed loop: each user alternates thinking and waiting, so throughput ~ 1 / (Z + R)
+    etr = without["etr"] * (without["think_s"] + without["response_s"]) / (without["think_s"] + response)
+    dump_io = volume["dump_pages_per_s"] * (1 + 1 / PAGES_PER_BLOCK)
+    rio = without["rio_rate"] * etr / without["etr"] + dump_io
+    return {"dump_pages_per_s": volume["dump_pages_per_s"], "avg_last_s": response, "etr": etr,
+            "rio_rate": rio, "rio_per_cmd": rio / etr,
+            "nonpage_rio_per_cmd": without["nonpage_rio_per_cmd"] + dump_io / etr}

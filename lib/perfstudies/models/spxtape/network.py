@@ -1,137 +1,57 @@
-"""The Ciw networks of SPTAPE and SPXTAPE, and ``model(params, seed)``.
+"""The Ciw networks of SPTAPE and SPXTAPE, ``model(params, seed)``, and the Table 2 volume model.
 
-Four shapes, one per command and function:
+Four shapes, one per command and function (Table 1):
 
 * SPXTAPE DUMP: one node per spool volume (1 server each, reading in parallel)
-  feeds the *tape drives* node (``drives`` servers) whose waiting room is the
-  real-memory buffer; when the buffer is full a volume that finished a read is
-  blocked (Ciw's blocking), which is the system going idle.
+  feeds the *tape drives* node (``drives`` servers,
+  :class:`~.mechanism.TapeDriveNode`) whose waiting room is the real-memory
+  buffer; when the buffer is full a volume that finished a read is blocked
+  (Ciw's blocking), which is the system going idle.
 * SPXTAPE LOAD: the tape drives node feeds a *spool file creation* node (one
   server: CP builds spool files one at a time) whose waiting room is the buffer,
-  which feeds the volume nodes that write the pages.
+  which feeds the volume nodes that write the pages
+  (:class:`~.mechanism.ToChunkVolume`).
 * SPTAPE DUMP and LOAD: a single one-server node that does everything for one
   file at a time (read, write, tape mark), so nothing overlaps anything.
 
-Tape changes happen in :class:`TapeDriveNode` when a drive's cartridge is full
-(or, loading, exhausted): the change is part of that drive's service, so it
-takes that drive away while the other nodes carry on.
+Table 2 (the dump beside 5,500 CMS users): one of the four dump volumes as one
+first-come-first-served server with two customer classes, the dump's queued
+page reads (a closed loop) and the users' Poisson spool I/Os
+(:func:`volume_network`, :func:`volume_model`).
 """
 
 import math
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import ciw
+import pandas as pd
 
 from perfstudies.fifo import FIFONode
-from perfstudies.models.spxtape.params import SpxtapeParams
+from perfstudies.models.spxtape.mechanism import ChunkStream, PerChunk, TapeDriveNode, TapeLog, ToChunkVolume
+from perfstudies.models.spxtape.metrics import run_metrics
+from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
 from perfstudies.models.spxtape.workload import Chunk, interleave, workload
-from perfstudies.networks import closed_population
+from perfstudies.networks import closed_population, with_state
 from perfstudies.runner import run_ciw
 
-#: Gap between the arrivals that put every chunk in place at time ~0 (s).
+#: Gap between the arrivals that put every chunk in place at time ~0 (s); their order is the
+#: order the first node reads the chunks in.
 PLACE_GAP = 1e-9
 #: Simulated-time limit; every run ends far sooner, when the last chunk leaves.
 HORIZON = 1e7
-#: States of a drive in the tape log.
-TRANSFERRING = "transferring"
-CHANGING = "changing tape"
 
 
-class ChunkStream(ciw.dists.Distribution):
-    """Service time of a first node: hands each arriving customer its chunk, in order.
+class Built(NamedTuple):
+    """One run's Ciw network, its node classes, the drives' tape log, and which nodes play which role.
 
-    The first node serves its customers first come first served, so the *k*-th
-    service is the *k*-th chunk; the chunk is attached to the customer for the
-    nodes downstream.
+    ``roles`` maps ``"volumes"``, ``"tape"`` and ``"create"`` to node numbers
+    (1-based), so results can be read back by role.
     """
 
-    def __init__(self, chunks: list[Chunk], per_page: float, per_file: float, log: "TapeLog"):
-        self.chunks = iter(chunks)
-        self.per_page, self.per_file = per_page, per_file
-        self.log = log
-
-    def __deepcopy__(self, memo):
-        # Ciw copies every distribution per node; a stream serves one node only,
-        # so sharing it is safe and saves copying thousands of chunks per run
-        return self
-
-    def sample(self, t=None, ind=None):
-        ind.chunk = next(self.chunks)
-        self.log.pages[ind.id_number] = ind.chunk.pages
-        return ind.chunk.pages * self.per_page + ind.chunk.files * self.per_file
-
-
-class PerChunk(ciw.dists.Distribution):
-    """Service time proportional to the pages and files of the customer's chunk."""
-
-    def __init__(self, per_page: float, per_file: float = 0.0):
-        self.per_page, self.per_file = per_page, per_file
-
-    def sample(self, t=None, ind=None):
-        return ind.chunk.pages * self.per_page + ind.chunk.files * self.per_file
-
-
-@dataclass
-class TapeLog:
-    """What the drives did: pages on each mounted cartridge, (drive, state, start, end) segments,
-    and the pages each customer carries."""
-
-    capacity: float
-    mark_pages: float
-    change_time: float
-    used: dict = field(default_factory=dict)
-    pages: dict = field(default_factory=dict)  # customer id -> pages of its chunk
-    segments: list = field(default_factory=list)  # (drive, state, start, end)
-
-
-class TapeDriveNode(FIFONode):
-    """Tape drives that change cartridge when the mounted one is full.
-
-    A chunk's service is its transfer time, cut wherever the drive's cartridge
-    fills; at each cut the drive spends ``change_time`` changing cartridge
-    before it transfers the rest.  Tape space per chunk is its pages plus
-    ``mark_pages`` per file (SPTAPE's tape marks; zero for SPXTAPE).
-    The class attribute ``log`` is set per run by :func:`tape_node_class`.
-    """
-
+    network: ciw.Network
+    node_classes: list
     log: TapeLog
-
-    def get_service_time(self, ind):
-        transfer = super().get_service_time(ind)
-        drive = ind.server.id_number
-        space = ind.chunk.pages + ind.chunk.files * self.log.mark_pages
-        seconds_per_space = transfer / space if space else 0.0
-        used = self.log.used.get(drive, 0.0)
-        clock, remaining = self.now, space
-        while used + remaining > self.log.capacity:
-            fits = self.log.capacity - used
-            clock = self._segment(drive, TRANSFERRING, clock, fits * seconds_per_space)
-            clock = self._segment(drive, CHANGING, clock, self.log.change_time)
-            remaining -= fits
-            used = 0.0
-        clock = self._segment(drive, TRANSFERRING, clock, remaining * seconds_per_space)
-        self.log.used[drive] = used + remaining
-        return clock - self.now
-
-    def _segment(self, drive: int, state: str, start: float, length: float) -> float:
-        if length > 0 or state == CHANGING:  # a change counts even when it takes no time
-            self.log.segments.append((drive, state, start, start + length))
-        return start + length
-
-
-def tape_node_class(log: TapeLog) -> type:
-    """A :class:`TapeDriveNode` subclass bound to this run's ``log``."""
-    return type("TapeDrives", (TapeDriveNode,), {"log": log})
-
-
-class ToChunkVolume(ciw.routing.NodeRouting):
-    """Send a loaded chunk to the node of the spool volume its pages belong on."""
-
-    def __init__(self, first_volume_node: int):
-        self.first_volume_node = first_volume_node
-
-    def next_node(self, ind):
-        return self.simulation.nodes[self.first_volume_node + ind.chunk.volume]
+    roles: dict
 
 
 def _arrivals(count: int):
@@ -145,16 +65,17 @@ def _buffer_chunks(p: SpxtapeParams, per_volume: list[list[Chunk]]) -> int:
     return int(p.buffer_pages // (sum(chunks) / len(chunks)))
 
 
-def build(p: SpxtapeParams, seed: int) -> tuple[ciw.Network, list, TapeLog, dict]:
-    """The Ciw network, node classes, tape log and node roles of one run.
+def build_network(params: SpxtapeParams, seed: int) -> Built:
+    """The Ciw network of one run of ``params``, with the spool files drawn from ``seed``.
 
-    The roles map ``"volumes"``, ``"tape"`` and ``"create"`` to node numbers
-    (1-based), so results can be read back by role.
+    The files (and so every service time) depend on the seed, so the network of
+    a run is built from both.
     """
+    p = params
     per_volume = workload(p, seed)
     mark_pages = p.mark_pages if p.command == "SPTAPE" else 0.0
     log = TapeLog(p.tape_capacity_pages, mark_pages, p.change_time)
-    tape = tape_node_class(log)
+    tape = with_state(TapeDriveNode, log=log)
     if p.command == "SPTAPE":
         chunks = [chunk for chunks in per_volume for chunk in chunks]  # one volume at a time
         # dumping ends each file with a tape mark; loading creates each file in CP
@@ -163,7 +84,7 @@ def build(p: SpxtapeParams, seed: int) -> tuple[ciw.Network, list, TapeLog, dict
         network = ciw.create_network(arrival_distributions=[_arrivals(len(chunks))],
                                      service_distributions=[stream], number_of_servers=[1],
                                      routing=ciw.routing.NetworkRouting([ciw.routing.Leave()]))
-        return network, [tape], log, {"tape": [1], "volumes": [], "create": []}
+        return Built(network, [tape], log, {"tape": [1], "volumes": [], "create": []})
     volumes = range(1, p.volumes + 1)
     if p.function == "DUMP":
         network = ciw.create_network(
@@ -174,8 +95,8 @@ def build(p: SpxtapeParams, seed: int) -> tuple[ciw.Network, list, TapeLog, dict
             queue_capacities=[math.inf] * p.volumes + [_buffer_chunks(p, per_volume)],
             routing=ciw.routing.NetworkRouting([ciw.routing.Direct(p.volumes + 1) for _ in volumes]
                                                + [ciw.routing.Leave()]))
-        return network, [FIFONode] * p.volumes + [tape], log, {
-            "volumes": list(volumes), "tape": [p.volumes + 1], "create": []}
+        return Built(network, [FIFONode] * p.volumes + [tape], log,
+                     {"volumes": list(volumes), "tape": [p.volumes + 1], "create": []})
     on_tape = interleave(per_volume)
     network = ciw.create_network(
         arrival_distributions=[_arrivals(len(on_tape)), None] + [None] * p.volumes,
@@ -185,12 +106,57 @@ def build(p: SpxtapeParams, seed: int) -> tuple[ciw.Network, list, TapeLog, dict
         queue_capacities=[math.inf, _buffer_chunks(p, per_volume)] + [math.inf] * p.volumes,
         routing=ciw.routing.NetworkRouting([ciw.routing.Direct(2), ToChunkVolume(3)]
                                            + [ciw.routing.Leave() for _ in volumes]))
-    return network, [tape, FIFONode] + [FIFONode] * p.volumes, log, {
-        "tape": [1], "create": [2], "volumes": [v + 2 for v in volumes]}
+    return Built(network, [tape, FIFONode] + [FIFONode] * p.volumes, log,
+                 {"tape": [1], "create": [2], "volumes": [v + 2 for v in volumes]})
 
 
-def simulate(p: SpxtapeParams, seed: int):
+def simulate(params: SpxtapeParams, seed: int) -> tuple[pd.DataFrame, TapeLog, dict]:
     """Run one replication; return ``(records, tape log, roles)``."""
-    network, node_classes, log, roles = build(p, seed)
-    _, records = run_ciw(network, seed, HORIZON, node_class=node_classes)
-    return records, log, roles
+    built = build_network(params, seed)
+    _, records = run_ciw(built.network, seed, HORIZON, node_class=built.node_classes)
+    return records, built.log, built.roles
+
+
+def model(params: SpxtapeParams, seed: int) -> dict[str, float]:
+    """One seeded replication of a dump or load: the Table 1 quantities (:func:`.metrics.run_metrics`)."""
+    records, log, roles = simulate(params, seed)
+    return run_metrics(records, log, roles, params)
+
+
+def volume_network(params: ConcurrentParams) -> ciw.Network:
+    """One spool volume of the Table 2 run: the dump's queued reads (a closed loop) and the users' Poisson I/Os.
+
+    * ``dump``: SPXTAPE keeps ``dump_reads_queued`` page reads waiting on the
+      volume; each completed read is replaced at once, so the dump takes
+      whatever time the users leave it;
+    * ``users``: the users' spool I/Os to that volume, a Poisson stream, each
+      with an exponential service time of the same mean as a page read.
+    """
+    p = params
+    reads = closed_population(p.dump_reads_queued, gap=PLACE_GAP).arrivals
+    users = ciw.dists.Exponential(p.user_io_rate) if p.user_io_rate > 0 else None
+    return ciw.create_network(
+        arrival_distributions={"dump": [reads], "users": [users]},
+        service_distributions={"dump": [ciw.dists.Deterministic(p.page_io_time)],
+                               "users": [ciw.dists.Exponential(1 / p.page_io_time)]},
+        number_of_servers=[1],
+        routing={"dump": ciw.routing.NetworkRouting([ciw.routing.Direct(1)]),
+                 "users": ciw.routing.NetworkRouting([ciw.routing.Leave()])},
+    )
+
+
+def volume_model(params: ConcurrentParams, seed: int) -> dict[str, float]:
+    """One replication of the Table 2 volume: the dump's page rate and the users' I/O response time.
+
+    The dump's rate is the dedicated rate scaled by the share of the volume
+    the dump still gets (its reads per second times the page time), so the
+    slow-down applies to the whole dump, volume imbalance included.
+    """
+    p = params
+    _, records = run_ciw(volume_network(p), seed, p.run_time, p.warmup)
+    done = records[records["service_end_date"] <= p.run_time]
+    dump = done[done["customer_class"] == "dump"]
+    users = done[done["customer_class"] == "users"]
+    response = (users["waiting_time"] + users["service_time"]).mean() if len(users) else 0.0
+    share = len(dump) * p.page_io_time / (p.run_time - p.warmup)
+    return {"dump_pages_per_s": p.dedicated_rate * share, "user_io_response_s": float(response)}

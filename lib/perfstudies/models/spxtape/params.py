@@ -11,8 +11,21 @@ from dataclasses import dataclass
 
 from perfstudies.params import Params, param
 
+STUDY = "spxtape"
+DOCUMENT = ("SPXTAPE Performance (excerpt from VM/ESA Release 2.2 Performance Report, "
+            "GC24-5673-01), IBM, 1999")
+
+#: The one base seed of every simulated number of the study: calibration, comparison,
+#: widget re-runs and sweeps (replication *i* uses ``replication_seeds(SEED, n)[i]``).
+SEED = 1999
+
 #: Bytes in a spool page and in a tape page-equivalent (CP pages are 4 KB).
 PAGE_BYTES = 4096
+#: Spool volumes the concurrent dump read ("all contained on 4 of the spool volumes",
+#: Interaction with Concurrent Activity, DASD note).
+DUMP_VOLUMES = 4
+#: Pages per 32 KB tape block: one tape write per eight pages read ("32K blocks", discussion of tapes).
+PAGES_PER_BLOCK = 8
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The chapter's charts: the queueing networks, one run's timeline, the widget's view.
+"""Every chart and diagram of the chapter: the queueing networks, one run's timeline, the widget's
+view, published against model, and the kernel-free sweep.
 
 Each function returns an Altair chart, so it renders offline in the book and
 live in JupyterLab alike.
@@ -10,8 +11,8 @@ import pandas as pd
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram, timeline
 from perfstudies.models.spxtape.explore import WidgetResult
+from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING
 from perfstudies.models.spxtape.metrics import BLOCKED, READING
-from perfstudies.models.spxtape.network import CHANGING, TRANSFERRING
 
 #: Gaps shorter than this (s) between intervals of one lane and state are closed on the timeline,
 #: so a run of thousands of short transfers draws as a few bars.
@@ -98,3 +99,17 @@ def widget_view(result: WidgetResult) -> alt.VConcatChart:
                 f"(mean ± 95% CI half-width of {int(s.loc['elapsed_s', 'n'])} replications)"]
     chart = run_chart(result, title="")
     return chart.properties(title=alt.Title(title, subtitle=subtitle))
+
+
+def elapsed_chart(table: pd.DataFrame) -> alt.Chart:
+    """Elapsed time by Table 1 configuration, published and model (95% CI), from the comparison table."""
+    elapsed = table[table["row"] == "elapsed_s"]
+    return charts.published_vs_model(elapsed, x="column", facet=None,
+                                     title="Elapsed time (s) by configuration: published and model (95% CI)")
+
+
+def sweep_chart(by_point: pd.DataFrame) -> alt.Chart:
+    """The kernel-free slider chart: SPXTAPE DUMP elapsed time against drives, one line per volume count."""
+    return charts.slider_chart(by_point, x="drives", y="mean", slider="volumes", low="low", high="high",
+                               x_title="tape drives", y_title="elapsed time (s)", slider_name="spool volumes",
+                               title="SPXTAPE DUMP elapsed time (mean, 95% CI) against tape drives")

@@ -1,0 +1,102 @@
+"""The mechanisms of mechanism.py, checked through the networks that use them."""
+
+import ciw
+import pytest
+
+from perfstudies.models.spxtape import ConcurrentParams, build_network, model, volume_model
+from perfstudies.models.spxtape.mechanism import (CHANGING, ChunkStream, PerChunk, TapeDriveNode, TapeLog,
+                                                  ToChunkVolume)
+from perfstudies.models.spxtape.metrics import covered, work_intervals
+from perfstudies.models.spxtape.network import simulate
+from perfstudies.models.spxtape.workload import Chunk
+from perfstudies.networks import with_state
+
+from .conftest import SEEDS
+
+
+@pytest.mark.parametrize("function", ["DUMP", "LOAD"])
+def test_sptape_is_idle_for_every_tape_change(coarse, function):
+    metrics = model(coarse.replace(command="SPTAPE", function=function, drives=1), SEEDS[0])
+    assert metrics["tape_change_s"] > 0
+    assert metrics["system_idle_s"] == pytest.approx(metrics["tape_change_s"], rel=1e-12)
+    assert metrics["overlap_pct"] == 0.0
+
+
+def test_two_drives_overlap_every_change_while_reading_is_the_bottleneck(calibrated):
+    p = calibrated.replace(drives=2)  # full-scale customers: 32 pages, four 32 KB blocks
+    for seed in SEEDS:
+        metrics = model(p, seed)
+        assert metrics["tape_change_s"] > 0
+        assert metrics["system_idle_s"] == 0.0, f"seed {seed}"
+
+
+def test_with_four_drives_only_a_change_after_the_last_read_can_idle(calibrated):
+    p = calibrated.replace(drives=4)
+    for seed in SEEDS:
+        records, log, roles = simulate(p, seed)
+        reads_end = records[records["node"].isin(roles["volumes"])]["service_end_date"].max()
+        work = work_intervals(records, log, roles)
+        for _, state, start, end in log.segments:
+            if state == CHANGING and end <= reads_end:
+                assert covered((start, end), work) == pytest.approx(end - start)
+
+
+def test_one_drive_idles_once_the_buffer_is_full(coarse):
+    one = coarse.replace(drives=1)
+    small, large = (model(one.replace(buffer_mb=mb), SEEDS[0]) for mb in (4.0, 512.0))
+    assert small["system_idle_s"] > model(one, SEEDS[0])["system_idle_s"] > large["system_idle_s"]
+    assert large["system_idle_s"] == 0.0  # 512 MB outlasts a one-minute change
+
+
+@pytest.mark.parametrize("drives", [1, 2, 4, 8])
+def test_n_drives_use_at_least_n_tapes(coarse, drives):
+    metrics = model(coarse.replace(drives=drives), SEEDS[0])
+    assert metrics["tapes"] >= drives
+    assert metrics["tapes"] == drives + round(metrics["tape_change_s"] / coarse.change_time)
+
+
+def test_sptape_tape_marks_cost_tapes(coarse):
+    sptape = model(coarse.replace(command="SPTAPE", drives=1), SEEDS[0])
+    spxtape = model(coarse.replace(drives=1), SEEDS[0])
+    assert sptape["tapes"] > spxtape["tapes"]
+    assert sptape["elapsed_s"] > 5 * spxtape["elapsed_s"]
+
+
+def test_an_instant_tape_change_still_uses_a_new_cartridge(coarse):
+    instant = model(coarse.replace(drives=1, change_time=0.0), SEEDS[0])
+    assert instant["tapes"] == model(coarse.replace(drives=1), SEEDS[0])["tapes"] > 1
+    assert instant["system_idle_s"] == 0.0
+
+
+def test_a_loaded_chunk_goes_back_to_its_own_volume(coarse):
+    p = coarse.replace(function="LOAD", drives=1)
+    records, _, roles = simulate(p, SEEDS[0])
+    written = records[records["node"].isin(roles["volumes"])]
+    assert set(written["node"]) == set(roles["volumes"])  # every volume gets pages back
+    assert len(written) == len(records[records["node"] == roles["create"][0]])
+
+
+def test_each_run_binds_its_own_tape_log(coarse):
+    first, second = build_network(coarse, SEEDS[0]), build_network(coarse, SEEDS[1])
+    tape_first, tape_second = first.node_classes[-1], second.node_classes[-1]
+    assert issubclass(tape_first, TapeDriveNode) and tape_first is not tape_second
+    assert tape_first.log is first.log and tape_second.log is second.log and first.log is not second.log
+    assert not hasattr(first.network, "log")
+
+
+def test_same_seed_same_numbers(coarse):
+    assert model(coarse, 11) == model(coarse, 11)
+    assert model(coarse, 11) != model(coarse, 12)
+    assert volume_model(ConcurrentParams(), 3) == volume_model(ConcurrentParams(), 3)
+
+
+def test_every_class_says_what_it_is():
+    log = TapeLog(capacity=100.0, mark_pages=0.0, change_time=60.0)
+    chunks = [Chunk(0, 32.0, 3), Chunk(0, 16.0, 1)]
+    assert repr(ChunkStream(chunks, 0.01, 0.2, log)) == "ChunkStream(chunks=2, per_page=0.01, per_file=0.2)"
+    assert repr(PerChunk(0.001)) == "PerChunk(per_page=0.001, per_file=0.0)"
+    assert repr(ToChunkVolume(3)) == "ToChunkVolume(first_volume_node=3)"
+    network = ciw.create_network(arrival_distributions=[ciw.dists.Deterministic(1.0)],
+                                 service_distributions=[ciw.dists.Deterministic(0.5)], number_of_servers=[2])
+    simulation = ciw.Simulation(network, node_class=with_state(TapeDriveNode, log=log))
+    assert repr(simulation.nodes[1]) == "TapeDriveNode(drives=2, capacity_pages=100.0, change_time=60.0)"
