@@ -13,7 +13,7 @@ Ciw subclasses), :mod:`.metrics`, :mod:`.network`, :mod:`.calibration`,
 from perfstudies.models.spxtape.analytic import busiest_volume_pages, envelope
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, calibrate, calibrate_concurrent,
                                                     calibration_table, envelope_table, table2_model)
-from perfstudies.models.spxtape.comparison import comparison
+from perfstudies.models.spxtape.comparison import comparison, replication_counts
 from perfstudies.models.spxtape.explore import (WIDGET_CONTROLS, WIDGET_RANGES, WidgetResult, one_drive_trace,
                                                 sweep, sweep_points, trace, widget_defaults, widget_run)
 from perfstudies.models.spxtape.figures import elapsed_chart, network_chart, run_chart, sweep_chart, widget_view
@@ -23,6 +23,6 @@ from perfstudies.models.spxtape.params import DOCUMENT, SEED, STUDY, ConcurrentP
 __all__ = ["CONFIGURATIONS", "DOCUMENT", "SEED", "STUDY", "WIDGET_CONTROLS", "WIDGET_RANGES", "ConcurrentParams",
            "SpxtapeParams", "WidgetResult", "build_network", "busiest_volume_pages", "calibrate",
            "calibrate_concurrent", "calibration_table", "comparison", "elapsed_chart", "envelope",
-           "envelope_table", "model", "network_chart", "one_drive_trace", "run_chart", "sweep", "sweep_chart",
+           "envelope_table", "model", "network_chart", "one_drive_trace", "replication_counts", "run_chart", "sweep", "sweep_chart",
            "sweep_points", "table2_model", "trace", "volume_model", "widget_defaults", "widget_run",
            "widget_view"]
