@@ -1,10 +1,14 @@
-"""The chapter's interactive parts: the widget re-run, the traced run and the sweep points."""
+"""The chapter's interactive parts: the widget re-run and its view, the traced run and the sweep points."""
+
+import json
 
 import pandas as pd
 
+from perfstudies import charts
 from perfstudies.models.spxtape import (SEED, SpxtapeParams, WIDGET_CONTROLS, WIDGET_RANGES, model, one_drive_trace,
-                                        sweep_points, widget_defaults, widget_run)
+                                        sweep_points, widget_defaults, widget_run, widget_view)
 from perfstudies.models.spxtape.explore import SWEEP_DRIVES, SWEEP_VOLUMES, WIDGET_REPLICATIONS
+from perfstudies.models.spxtape.figures import stepped_intervals
 from perfstudies.runner import replicate
 
 
@@ -40,3 +44,19 @@ def test_the_widget_controls_are_fields_with_ranges_inside_the_record():
     assert set(WIDGET_CONTROLS) <= set(spec)
     for name, (low, high) in WIDGET_RANGES.items():
         SpxtapeParams(**{name: low}), SpxtapeParams(**{name: high})
+
+
+def test_a_lane_shows_the_state_it_spent_most_of_each_step_in():
+    frame = pd.DataFrame({"lane": ["volume 1"] * 3, "state": ["spool I/O", "blocked: buffer full", "spool I/O"],
+                          "start": [0.0, 0.7, 2.0], "end": [0.7, 1.0, 4.0]})
+    bars = stepped_intervals(frame, 1.0)
+    assert bars[["state", "start", "end"]].values.tolist() == [["spool I/O", 0.0, 1.0], ["spool I/O", 2.0, 4.0]]
+
+
+def test_the_live_view_stays_small_whatever_the_run():
+    """The panel's output is one message; a lane switching state every tenth of a second must not make it big."""
+    charts.setup()
+    worst = widget_defaults().replace(volumes=16, drives=1, change_time=0.0)  # volumes blocked behind one drive
+    bundle = widget_view(widget_run(worst))._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert len(json.dumps(data)) < 48_000

@@ -6,6 +6,7 @@ live in JupyterLab alike.
 """
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 from perfstudies import charts
@@ -14,11 +15,14 @@ from perfstudies.models.spxtape.explore import WidgetResult
 from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING
 from perfstudies.models.spxtape.metrics import BLOCKED, READING
 
-#: Gaps shorter than this (s) between intervals of one lane and state are closed on the timeline,
-#: so a run of thousands of short transfers draws as a few bars.
-MERGE_GAP = 1.0
-#: Width (s) of the bins the buffer curve is summarised in (peak per bin).
-BUFFER_BIN = 2.0
+#: A run's chart resolves this many steps of its length: each lane shows, per step, the state it
+#: spent most of that step in, and the buffer curve its peak per step; so a chart carries a few
+#: hundred rows whatever the run (it is 520 pixels wide), which keeps the live panel's output small
+#: even where a lane switches state every tenth of a second (16 volumes blocked behind one drive).
+TIME_STEPS = 250
+#: Most bars a timeline draws: where lanes switch state at nearly every step, the step doubles
+#: until the bars fit.
+MAX_BARS = 600
 #: One colour per state, the same in every timeline: busy states cool, stalls warm.
 STATE_COLORS = alt.Scale(domain=[READING, TRANSFERRING, CHANGING, BLOCKED],
                          range=["#7570b3", "#1b9e77", "#e6ab02", "#d62728"])
@@ -46,23 +50,35 @@ def network_chart() -> alt.VConcatChart:
     return alt.vconcat(dump, load, sptape).resolve_scale(x="independent", y="independent")
 
 
-def merged_intervals(frame: pd.DataFrame, gap: float = MERGE_GAP) -> pd.DataFrame:
-    """Join back-to-back intervals of one lane in the same state less than ``gap`` seconds apart.
+def _occupied(starts: np.ndarray, ends: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Time covered by the intervals ``[starts, ends]`` between consecutive ``edges``."""
+    starts, ends = np.sort(starts), np.sort(ends)
+    before = np.concatenate([[0.0], np.cumsum(starts)]), np.concatenate([[0.0], np.cumsum(ends)])
+    begun, done = np.searchsorted(starts, edges), np.searchsorted(ends, edges)
+    covered = (begun * edges - before[0][begun]) - (done * edges - before[1][done])
+    return np.diff(covered)
 
-    Each lane is one server, so its intervals do not overlap; an interval in
-    another state in between always ends a bar.
+
+def stepped_intervals(frame: pd.DataFrame, step: float) -> pd.DataFrame:
+    """Each lane at a resolution of ``step`` seconds: per step the state it spent most time in,
+    consecutive steps in the same state joined into one bar (steps in no state are left out).
+
+    Each lane is one server, so its intervals do not overlap.
     """
+    if frame.empty:
+        return frame[["lane", "state", "start", "end"]]
+    edges = np.arange(0.0, float(frame["end"].max()) + step, step)
     rows = []
     for lane in sorted(frame["lane"].unique(), key=_lane_order):
-        current = None
-        for _, state, start, end in frame[frame["lane"] == lane].sort_values("start").itertuples(index=False):
-            if current and current[1] == state and start - current[3] <= gap:
-                current[3] = max(current[3], end)
-                continue
-            if current:
-                rows.append(tuple(current))
-            current = [lane, state, start, end]
-        rows.append(tuple(current))
+        mine = frame[frame["lane"] == lane]
+        states = list(dict.fromkeys(mine["state"]))
+        time_in = np.array([_occupied(part["start"].to_numpy(float), part["end"].to_numpy(float), edges)
+                            for part in (mine[mine["state"] == state] for state in states)])
+        main = np.where(time_in.max(axis=0) > 0, time_in.argmax(axis=0), -1)
+        cuts = np.flatnonzero(np.diff(main)) + 1
+        for first, last in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(main)]])):
+            if main[first] >= 0:
+                rows.append((lane, states[main[first]], edges[first], edges[last]))
     return pd.DataFrame(rows, columns=["lane", "state", "start", "end"])
 
 
@@ -73,10 +89,16 @@ def _lane_order(lane: str) -> tuple:
 
 def run_chart(result: WidgetResult, title: str) -> alt.VConcatChart:
     """One run: volumes and drives over time (timeline) above the memory buffer's fill."""
-    frame = merged_intervals(result.timeline)
+    end = max(float(result.timeline["end"].max()) if len(result.timeline) else 0.0,
+              float(result.buffer["time"].max()) if len(result.buffer) else 0.0, 1.0)
+    step = end / TIME_STEPS
+    frame = stepped_intervals(result.timeline, step)
+    while len(frame) > MAX_BARS:
+        step *= 2
+        frame = stepped_intervals(result.timeline, step)
     lanes = timeline(frame, title=title).encode(color=alt.Color("state:N", title=None, scale=STATE_COLORS))
     lanes = lanes.properties(width=charts.WIDTH)
-    buffer = result.buffer.assign(bin=(result.buffer["time"] // BUFFER_BIN) * BUFFER_BIN)
+    buffer = result.buffer.assign(bin=(result.buffer["time"] // step) * step)
     peaks = buffer.groupby("bin", as_index=False)["buffer_mb"].max()
     fill = alt.Chart(peaks).mark_area(color=charts.MODEL_COLOR, opacity=0.6, interpolate="step-after").encode(
         x=alt.X("bin:Q", title="time (s)"), y=alt.Y("buffer_mb:Q", title="buffer (MB)"),
