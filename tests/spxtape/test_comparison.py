@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.compare import DEFAULT, IMPRECISE, PRECISION_FRACTION
+from perfstudies.compare import DEFAULT, IMPRECISE, Tolerance, required_half_width
 from perfstudies.data import load
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_CALIBRATION, TABLE2_CALIBRATION,
                                                     column_name, table1_cell, table2_cell, without_dump)
@@ -147,8 +147,11 @@ def test_scored_and_calibrated_numbers_are_precise_unless_the_cap_says_otherwise
     assert set(imprecise.index) == {("Table 1", "system_idle_s", "SPXTAPE DUMP 4"),
                                     ("Table 1", "system_idle_s", "SPXTAPE LOAD 1")}
     for index, cell in scored.drop(imprecise.index).iterrows():
-        allowed = cell["tolerance"] * (abs(cell["published"]) if cell["tolerance_kind"] == "relative" else 1)
-        assert cell["ci_half_width"] <= PRECISION_FRACTION * allowed + 1e-12, index
+        ground = "default" if cell["tolerance_kind"] == "relative" else "resolution"
+        allowed = required_half_width(cell["published"], Tolerance(cell["tolerance"], cell["tolerance_kind"], ground,
+                                                                   "" if ground == "default" else "printed"),
+                                      cell["model"])
+        assert cell["ci_half_width"] <= allowed + 1e-12, index
         assert IMPRECISE not in cell["note"], index
     counts = replication_counts()
     assert counts["SPXTAPE DUMP 4"] == counts["SPXTAPE LOAD 1"] == CAP

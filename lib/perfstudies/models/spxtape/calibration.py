@@ -170,7 +170,7 @@ def refine_buffer(p: SpxtapeParams, idle_target: float, steps: int = 3) -> Spxta
     slope = -(changes - 0.5) * p.page_io_time / p.volumes * 2**20 / PAGE_BYTES  # seconds of idle per MB
 
     def miss(buffer_mb: float) -> float:
-        runs = run_sweep(model, [one.replace(buffer_mb=buffer_mb)], REPLICATIONS, SEED, max_workers=2, progress=False)
+        runs = run_sweep(model, [one.replace(buffer_mb=buffer_mb)], REPLICATIONS, SEED, max_workers=1, progress=False)
         return float(runs[runs["metric"] == "system_idle_s"]["value"].mean() - idle_target)
 
     buffer_mb = p.buffer_mb

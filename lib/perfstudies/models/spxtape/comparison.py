@@ -30,7 +30,8 @@ serial sum on a run none of whose cells set a parameter).
 Every simulated number is a mean over replications from ``SEED``
 (:func:`perfstudies.sweep.sweep_until`, replications added until each
 calibrated or predicted cell's 95% half-width is at most a quarter of its
-tolerance, or ``CAP`` is reached; a cell still wider says so in its note,
+tolerance, or of its error for a decisive miss
+(:func:`perfstudies.compare.required_half_width`), or ``CAP`` is reached; a cell still wider says so in its note,
 :func:`perfstudies.compare.imprecise_note`).  Ratios between configurations
 are computed per replication against the SPTAPE run of the same seed (common
 random numbers).
@@ -43,8 +44,8 @@ import numpy as np
 import pandas as pd
 
 from perfstudies.cache import memoized
-from perfstudies.compare import (DEFAULT, PRECISION_FRACTION, Cell, Published, Tolerance, comparison_table,
-                                 imprecise_note, resolution)
+from perfstudies.compare import (DEFAULT, Cell, Published, Tolerance, comparison_table, imprecise_note,
+                                 required_half_width, resolution)
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, REPLICATIONS, TABLE1_CALIBRATION,
                                                     TABLE2_CALIBRATION, calibrate, calibrate_concurrent, column_name,
                                                     comparison_run, facts, table1, table1_cell, table2_cell,
@@ -201,14 +202,21 @@ def concurrent_dump(p: SpxtapeParams) -> SpxtapeParams:
                      drives=int(known["concurrent_tape_drives"]))
 
 
-def _precision(cells: dict, metric_of: dict | None = None) -> dict[str, float]:
-    """``{metric: largest half-width}``: a quarter of the tolerance of every calibrated or predicted cell.
+def _precision(cells: dict, metric_of: dict | None = None) -> dict:
+    """``{metric: largest half-width as a function of the current mean}`` of every calibrated or predicted cell:
+    :func:`perfstudies.compare.required_half_width` (a quarter of the tolerance, or of the error for a
+    decisive miss).
 
     ``metric_of`` maps a cell's row to the model metric behind it (the row itself by default).
     """
     metric_of = metric_of or {}
-    return {metric_of.get(cell.row, cell.row): PRECISION_FRACTION * tolerance(cell).allowed_error(cell.value)
-            for cell, (role, _) in cells.items() if role != "derived"}
+    return {metric_of.get(cell.row, cell.row): _target(cell) for cell, (role, _) in cells.items() if role != "derived"}
+
+
+def _target(cell: Published):
+    """The precision target of one cell: :func:`perfstudies.compare.required_half_width` at the current mean."""
+    allowed = tolerance(cell)
+    return lambda mean: required_half_width(cell.value, allowed, mean)
 
 
 def table1_cells() -> dict[tuple, dict[Published, tuple[str, str]]]:
@@ -232,7 +240,7 @@ def simulate_table1(p: SpxtapeParams) -> dict[str, pd.DataFrame]:
     precision = [_precision(cells[key]) for key in CONFIGURATIONS]
     precision.append(_precision({table2_cell(CONCURRENT_TAPES): table2_role(CONCURRENT_TAPES)},
                                 {CONCURRENT_TAPES: "tapes"}))
-    tidy, _ = sweep_until(model, points, precision, seed=SEED, initial=INITIAL, cap=CAP, max_workers=2)
+    tidy, _ = sweep_until(model, points, precision, seed=SEED, initial=INITIAL, cap=CAP, max_workers=1)
     wide = {index: frame.pivot(index="replication", columns="metric", values="value")
             for index, frame in tidy.groupby("point")}
     runs = {key: wide[index] for index, key in enumerate(CONFIGURATIONS)}
@@ -241,7 +249,7 @@ def simulate_table1(p: SpxtapeParams) -> dict[str, pd.DataFrame]:
         reference = ("SPTAPE", function, 1)
         longest = max(len(frame) for key, frame in runs.items() if key[1] == function)
         if longest > len(runs[reference]):
-            tidy = run_sweep(model, [points[CONFIGURATIONS.index(reference)]], longest, SEED, max_workers=2,
+            tidy = run_sweep(model, [points[CONFIGURATIONS.index(reference)]], longest, SEED, max_workers=1,
                              progress=False)
             runs[reference] = tidy.pivot(index="replication", columns="metric", values="value")
     for key, frame in runs.items():

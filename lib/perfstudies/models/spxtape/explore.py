@@ -85,5 +85,5 @@ def sweep_points() -> list[SpxtapeParams]:
 
 def sweep() -> pd.DataFrame:
     """The slider chart's data: elapsed time (mean and 95% CI) per volumes and drives."""
-    runs = run_sweep(model, sweep_points(), SWEEP_REPLICATIONS, SEED, max_workers=2, progress=False)
+    runs = run_sweep(model, sweep_points(), SWEEP_REPLICATIONS, SEED, max_workers=1, progress=False)
     return summarize(runs[runs["metric"] == "elapsed_s"], by=["volumes", "drives"]).reset_index()

@@ -126,8 +126,8 @@ def widget_view(result: WidgetResult) -> alt.VConcatChart:
 def elapsed_chart(table: pd.DataFrame) -> alt.Chart:
     """Elapsed time by Table 1 configuration, published and model (95% CI), from the comparison table."""
     elapsed = table[table["row"] == "elapsed_s"]
-    return charts.published_vs_model(elapsed, x="column", facet=None,
-                                     title="Elapsed time (s) by configuration: published and model (95% CI)")
+    return charts.published_vs_model(elapsed, x="column", facet=None, y_title="elapsed time (s)",
+                                     title="Elapsed time by configuration: published and model (95% CI)")
 
 
 def sweep_chart(by_point: pd.DataFrame) -> alt.Chart:
