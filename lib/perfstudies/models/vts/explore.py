@@ -18,7 +18,7 @@ from perfstudies.models.vts.analytic import (
     RESOURCES, bottleneck, bound, capacities, contended_task_minutes, copy_ceiling, customer_mb, equation3,
     hours_at_peak, import_export_minutes, mva_solution, processors, recall_response_s, stations, typical_mix_bound,
 )
-from perfstudies.models.vts.calibration import contention_slowdown
+from perfstudies.models.vts.calibration import LIMITED_BY, calibrate, calibration_cells, contention_slowdown
 from perfstudies.models.vts.network import model, recall_model
 from perfstudies.models.vts.params import (
     SEED, STUDY, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
@@ -74,6 +74,42 @@ def widget_run(params: VTSParams | None = None) -> pd.DataFrame:
     return table
 
 
+#: The eight calibrated constants as the chapter names them: field -> (symbol, meaning, unit shown, scale
+#: from seconds, the calibration cells it is solved from).
+CONSTANTS = {
+    "write_block_overhead_s": ("o (write)", "ESCON time per host block written, beyond the transfer", "ms", 1000,
+                               ("write_block_overhead_s",)),
+    "read_block_overhead_s": ("o (read)", "ESCON time per host block read, beyond the transfer", "ms", 1000,
+                              ("read_block_overhead_s",)),
+    "cpu_s_per_host_mb": ("a", "processor time per host MB", "ms", 1000,
+                          ("cpu_base_peak", "cpu_paf_peak", "cpu_paf_sustained")),
+    "cpu_s_per_mb_pass": ("b", "processor time per compressed MB per pass through memory", "ms", 1000, ()),
+    "cpu_s_per_disk_op": ("e", "processor time per cache disk operation issued", "ms", 1000, ()),
+    "disk_op_s": ("t", "disk arm time per 64 KB track operation", "ms", 1000, ("disk_op_s",)),
+    "disk_fixed_s": ("t₀", "the part of t an unbuffered write pays at any compressibility", "ms", 1000,
+                     ("disk_fixed_s",)),
+    "mount_s": ("M", "drive time per volume beyond search and transfer (mount)", "s", 1, ("mount_s",)),
+}
+
+
+def calibrated_constants() -> pd.DataFrame:
+    """The eight calibrated constants: symbol, meaning, value, unit, the published cell(s) each is solved
+    from and the resource that limits those cells (``a``, ``b`` and ``e`` come from three cells jointly)."""
+    rates, cells = calibrate(), calibration_cells()
+    rows = []
+    for field, (symbol, meaning, unit, scale, keys) in CONSTANTS.items():
+        if keys:
+            solved = "; ".join(f"{cells[k].published.where} ({cells[k].published.value:g} MB/s)" for k in keys)
+            if len(keys) > 1:
+                solved = f"a, b and e jointly: {solved}"
+            limited = LIMITED_BY[keys[0]]
+        else:
+            solved, limited = "with a (above)", LIMITED_BY["cpu_base_peak"]
+        rows.append({"symbol": symbol, "constant": meaning, "value": getattr(rates, field) * scale, "unit": unit,
+                     "solved from": solved, "limited by": limited})
+    return pd.DataFrame(rows)
+
+
 def headline_configurations() -> dict[str, VTSParams]:
     """The paper's headline configurations, by name, for the table of resource capacities."""
     return {
@@ -102,9 +138,10 @@ def headline_bounds() -> pd.DataFrame:
 
 
 def equation3_table() -> pd.DataFrame:
-    """Equation 3 with Table 4's coefficients at the compressibilities of :data:`COMPRESSIBILITIES`."""
-    return pd.DataFrame([{"workload": w, "parity groups": g,
-                          **{f"CF {cf:g}": equation3(w, g, cf) for cf in COMPRESSIBILITIES}}
+    """Equation 3 with Table 4's coefficients at the compressibilities of :data:`COMPRESSIBILITIES`
+    (host MB/s; columns named for the reader)."""
+    return pd.DataFrame([{"workload": w.replace("_", " "), "RAID-5 groups": g,
+                          **{f"CF {cf:g} (MB/s)": equation3(w, g, cf) for cf in COMPRESSIBILITIES}}
                          for w in ("sustained_write", "peak_write") for g in (4, 8, 16)])
 
 
@@ -114,16 +151,22 @@ def contention_tasks() -> pd.DataFrame:
     rows = []
     for task in ("export", "import"):
         mounts = text_value(f"contention_{task}_mounts")
-        rows.append({"task": task, "MB": megabytes, "mounts": mounts,
-                     "minutes alone (eq. 1-2)": import_export_minutes(task, megabytes, mounts),
-                     "minutes under peak write": contended_task_minutes(task, megabytes, mounts, slowdown)})
+        rows.append({"task": task, "data (MB)": int(megabytes), "mounts": int(mounts),
+                     "alone (min, eq. 1-2)": import_export_minutes(task, megabytes, mounts),
+                     "under peak write (min)": contended_task_minutes(task, megabytes, mounts, slowdown)})
     return pd.DataFrame(rows)
 
 
 def example_run() -> pd.DataFrame:
-    """The chapter's example: PAF sustained write at CF 3, replicated, with 95% CIs."""
+    """The chapter's example: PAF sustained write at CF 3, replicated, with 95% CIs.
+
+    One row per metric of :func:`~perfstudies.models.vts.network.model`, indexed by
+    the reader's name ("host MB/s", "utilisation of tape", ...).
+    """
     example = paf(compressibility=3.0, workload="sustained_write")
-    return replicate(model, example, EXAMPLE_REPLICATIONS, SEED, progress=False).summary()
+    summary = replicate(model, example, EXAMPLE_REPLICATIONS, SEED, progress=False).summary()
+    return summary.rename(index=lambda metric: "host MB/s" if metric == "host_mb_s"
+                          else metric.replace("utilisation_", "utilisation of "))
 
 
 def cache_choices() -> pd.DataFrame:
@@ -173,7 +216,9 @@ def paf_against_bound(sweep: pd.DataFrame) -> pd.DataFrame:
     rows = sweep[(sweep["feature"] == "PAF") & (sweep["capacity_gb"] == 1728)].copy()
     rows["bound"] = [bound(paf(compressibility=cf, workload=w))
                      for cf, w in zip(rows["compressibility"], rows["workload"])]
-    return rows[["workload", "compressibility", "mean", "half_width", "bound"]]
+    rows["workload"] = rows["workload"].str.replace("_", " ")
+    return rows[["workload", "compressibility", "mean", "half_width", "bound"]].rename(columns={
+        "compressibility": "CF", "mean": "simulated (MB/s)", "half_width": "95% CI ±", "bound": "bound (MB/s)"})
 
 
 def recall_sweep() -> pd.DataFrame:
@@ -263,7 +308,8 @@ def theory_configurations() -> dict[str, tuple[VTSParams, float]]:
 
 
 def theory_beside_simulation() -> pd.DataFrame:
-    """Host MB/s: the bottleneck bound, exact MVA of the same closed network, the simulation, the paper."""
+    """Host MB/s: the bottleneck bound, exact MVA of the same closed network, the simulation, the paper
+    (columns named for the reader; "simulated over MVA" and "next resource above the bound" are fractions)."""
     rows = []
     for name, (params, published) in theory_configurations().items():
         solution = mva_solution(params)
@@ -271,8 +317,8 @@ def theory_beside_simulation() -> pd.DataFrame:
         simulated, half = runs.mean("host_mb_s"), runs.half_width("host_mb_s")
         exact = solution.throughput * customer_mb(params)
         runner_up = sorted(capacities(params).values())[1]
-        rows.append({"configuration": name, "streams": params.streams, "bottleneck": bottleneck(params),
-                     "next resource above bound": runner_up / bound(params) - 1,
-                     "bound": bound(params), "MVA": exact, "simulated": simulated, "95% CI ±": half,
-                     "simulated / MVA - 1": simulated / exact - 1, "published": published})
+        rows.append({"configuration": name, "virtual drives": params.streams, "bottleneck": bottleneck(params),
+                     "next resource above the bound": runner_up / bound(params) - 1,
+                     "bound (MB/s)": bound(params), "exact MVA (MB/s)": exact, "simulated (MB/s)": simulated,
+                     "95% CI ±": half, "simulated over MVA": simulated / exact - 1, "published (MB/s)": published})
     return pd.DataFrame(rows)

@@ -55,7 +55,7 @@ def capacity_chart(workload: str = "sustained_write") -> alt.Chart:
     return alt.Chart(pd.DataFrame(rows)).mark_line(point=True).encode(
         x=alt.X("CF:Q", title="data compressibility CF"),
         y=alt.Y("host MB/s:Q", title="capacity of the resource alone (host MB/s)", scale=alt.Scale(type="log")),
-        color=alt.Color("resource:N"),
+        color=alt.Color("resource:N", title="resource"),
         tooltip=["CF", "resource", alt.Tooltip("host MB/s:Q", format=".1f")],
     ).properties(title=f"PAF {workload.replace('_', ' ')}: each resource's capacity; the lowest line is the bound")
 
@@ -79,8 +79,9 @@ def throughput_scatter(table: pd.DataFrame) -> alt.LayerChart:
                                                   range=[charts.PUBLISHED_COLOR, "#999999", charts.MODEL_COLOR])),
         tooltip=["cell", "published", alt.Tooltip("model:Q", format=".2f"),
                  alt.Tooltip("rel_error:Q", format="+.1%"), "role"])
+    # no set width: the book sizes the chart to the text column and redraws it narrower on a phone
     return alt.layer(diagonal, bars, points).properties(
-        width=420, height=420, title="Throughput cells: model against published (dashed: equal)")
+        height=380, title="Throughput cells: model against published (dashed: equal)")
 
 
 def hours_at_peak_chart() -> alt.Chart:
@@ -90,8 +91,9 @@ def hours_at_peak_chart() -> alt.Chart:
                           for c in PAF_CACHES_GB for cf in COMPRESSIBILITIES])
     return alt.Chart(hours).mark_line(point=True).encode(
         x=alt.X("hours:Q", title="hours of peak write from an empty cache"),
-        y=alt.Y("cache GB:Q", title="tape volume cache (GB)"),
-        color="CF:N", tooltip=["cache GB", "CF", alt.Tooltip("hours:Q", format=".1f")],
+        y=alt.Y("cache GB:Q", axis=charts.integer_axis("tape volume cache (GB)")),
+        color=alt.Color("CF:N", title="compressibility"),
+        tooltip=["cache GB", "CF", alt.Tooltip("hours:Q", format=".1f")],
     ).properties(title="PAF: cache needed for a period of peak write (model, upper limit)")
 
 
@@ -104,13 +106,15 @@ def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
     return alt.Chart(long).mark_point(filled=True, size=80).encode(
         x=alt.X("column:N", title="cache (36 GB / 9 GB disks)", sort=order),
         y=alt.Y("value:Q", title="MB/s (m: per unit CF)"),
-        color=alt.Color("source:N", scale=alt.Scale(domain=["published", "model"],
-                                                    range=[charts.PUBLISHED_COLOR, charts.MODEL_COLOR])),
-        shape=alt.Shape("role:N"),
+        color=alt.Color("source:N", title=None, scale=alt.Scale(domain=["published", "model"],
+                                                                range=[charts.PUBLISHED_COLOR, charts.MODEL_COLOR])),
+        shape=alt.Shape("role:N", title="cell role"),
         tooltip=["row", "column", "role", "published", alt.Tooltip("model:Q", format=".2f"),
                  alt.Tooltip("rel_error:Q", format="+.1%")],
-    ).properties(width=150, height=170).facet(facet=alt.Facet("row:N", title=None), columns=2).resolve_scale(
-        y="independent").properties(title="Table 4: EHPO line coefficients, published and the model's lines")
+    ).properties(width=charts.panel_width(2), height=170).facet(
+        facet=alt.Facet("row:N", title=None), columns=2, spacing=charts.PANEL_GAP).resolve_scale(
+        y="independent").properties(title=charts.wrapped_title(
+            "Table 4: EHPO line coefficients, published and the model's lines"))
 
 
 def write_slider(sweep: pd.DataFrame) -> alt.Chart:
