@@ -18,11 +18,9 @@ capacity planner would give without the model: the published value of the same
 quantity in the configuration the planner measured.
 
 *Tolerances.*  The policy's 10% everywhere, with exceptions on the ground of
-the printed resolution (:data:`RESOLUTION`; the book's convention is one printed
-step: integer counts +/-1, integer percentages +/-1 point, a value printed to two
-decimals +/-0.01): an intercept printed to two decimals, and a statement
-that gives its own range (the best-case recall); the document states no
-measurement variability in numbers.
+the printed resolution (:data:`RESOLUTION`): an intercept printed to two
+decimals, and a statement that gives its own range (the best-case recall); the
+document states no measurement variability in numbers.
 
 *Precision.*  A simulated number gets replications (all from
 :data:`~perfstudies.models.vts.params.SEED`) until its 95% CI half-width is at
@@ -90,8 +88,8 @@ _BEST_CASE_BAND = resolution(
 #: Tolerances wider than the policy's 10%, each on the ground of the printed resolution.
 RESOLUTION = {
     (TABLE4, "peak write b", "576/144 GB"): resolution(
-        0.01, "printed to two decimals: the book's resolution convention allows one printed step, 0.01 MB/s "
-              "(10% of -0.03 would be 0.003, finer than the print can tell apart)"),
+        0.005, "printed to two decimals: -0.03 stands for anything from -0.035 to -0.025, so no tolerance can be "
+               "finer than 0.005 MB/s (10% of it would be 0.003)"),
     (BEST_CASE, "best-case recall mount response", "800 MB, CF 1"): _BEST_CASE_BAND,
     (BEST_CASE, "best-case recall mount response", "800 MB, CF 3"): _BEST_CASE_BAND,
 }
