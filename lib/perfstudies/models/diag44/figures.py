@@ -18,14 +18,14 @@ KEY_ROWS = ("Tx rate", "Percent Fast Path", "CP µsec/Tx", "System Util/Proc")
 
 
 def network() -> alt.LayerChart:
-    """The three-node network, with the guest's own queue in front of the real processors."""
+    """The two-node network, with the guest's own queue in front of the real processors and CP's scheduler lock."""
     return network_diagram(
         nodes=[("guest", 0, 0, "work waiting in the guest\n(no free virtual processor)"),
                ("rp", 1.4, 0, "REAL_PROCESSORS\n(5 or 9 servers)"),
-               ("lock", 1.4, 1.4, "SCHEDULER_LOCK\n(1 server, spinning)"),
+               ("lock", 1.4, 1.4, "scheduler lock\n(M/M/1 rule: spin held\non the processor)"),
                ("idle", 2.8, 0, "IDLE\n(away from the processors)")],
         edges=[("guest", "rp", "a VP frees up"),
-               ("rp", "lock", "yield, sibling queued"), ("lock", "rp", "back of the queue"),
+               ("rp", "lock", "normal-path DIAG 44,\nother CP work"), ("lock", "rp", "back of the queue"),
                ("rp", "idle", "server work done"), ("idle", "guest", "next transaction")],
         title="The DIAG 44 network: a fast-path yield never leaves REAL_PROCESSORS")
 
