@@ -29,6 +29,7 @@ the queue), and the chapter measures by how much that moves the answer.
 """
 
 from perfstudies import mva
+from perfstudies.params import check_real
 from perfstudies.reference import erlang_c
 
 
@@ -96,8 +97,7 @@ def mm1_wait(utilisation: float, hold_us: float) -> float:
         Mean hold time per acquisition (>= 0).
     """
     _check_fraction("utilisation", utilisation, high_open=True)
-    if not hold_us >= 0:
-        raise ValueError(f"hold_us = {hold_us!r} is out of range: allowed hold_us >= 0")
+    hold_us = check_real("hold_us", hold_us, low=0.0)
     return utilisation * hold_us / (1 - utilisation)
 
 
@@ -127,11 +127,10 @@ def lock_from_spin_rows(spins_per_s: float, spin_share: float, normal_per_s: flo
     dict
         ``hold_us``, ``other_per_tx``, ``utilisation`` and ``acquisitions_per_s``.
     """
-    for name, value in (("spins_per_s", spins_per_s), ("spin_share", spin_share), ("tx_per_s", tx_per_s)):
-        if not value > 0:
-            raise ValueError(f"{name} = {value!r} is out of range: allowed {name} > 0")
-    if not normal_per_s >= 0:
-        raise ValueError(f"normal_per_s = {normal_per_s!r} is out of range: allowed normal_per_s >= 0")
+    spins_per_s, spin_share, tx_per_s = (check_real(name, value, low=0.0, low_open=True) for name, value in
+                                         (("spins_per_s", spins_per_s), ("spin_share", spin_share),
+                                          ("tx_per_s", tx_per_s)))
+    normal_per_s = check_real("normal_per_s", normal_per_s, low=0.0)
     k = spin_share
     rho = (-k + (k * k + 4 * k) ** 0.5) / 2          # rho^2 + k rho - k = 0
     acquisitions = spins_per_s / rho
@@ -178,7 +177,6 @@ def mva_solution(busy_per_tx_us: float, off_processor_us: float, processors: int
         ``solution.throughput * 1e6`` is the transaction rate a second and
         ``solution.utilisation["real processors"]`` the busy share of each processor.
     """
-    if not busy_per_tx_us > 0:
-        raise ValueError(f"busy_per_tx_us = {busy_per_tx_us!r} is out of range: allowed busy_per_tx_us > 0")
+    busy_per_tx_us = check_real("busy_per_tx_us", busy_per_tx_us, low=0.0, low_open=True)
     return mva.exact({"real processors": busy_per_tx_us}, population=connections, think_time=off_processor_us,
                      servers={"real processors": processors})
