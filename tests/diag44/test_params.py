@@ -39,7 +39,7 @@ def test_warmup_must_be_shorter_than_the_run():
 ])
 def test_runs_beyond_the_event_budget_are_refused_at_once(fields):
     started = time.perf_counter()
-    with pytest.raises(ValueError, match=r"DiagParams.base_work_us = .* one replication needs about .* simulated "
+    with pytest.raises(ValueError, match=r"DiagParams.max_time_us = .* one replication needs about .* simulated "
                                          r"events; allowed at most 3,000,000 \(reduce max_time_us or slices_per_tx "
                                          r"or real_processors, or raise base_work_us"):
         DiagParams(**fields)
