@@ -43,8 +43,8 @@ PAIRS = {"9-way fast path": (BASE_RUN, FAST_RUN), "5-way fast path": (SMALL_RUN,
 #: Largest number of replications of a pair, and the number every pair starts with.
 CAP = DEFAULT_CAP
 INITIAL_REPLICATIONS = 5
-#: Worker processes of the comparison (the project's machine has two cores).
-MAX_WORKERS = 2
+#: Worker processes of the comparison (the machine is shared: one worker).
+MAX_WORKERS = 1
 
 #: The reference run of each run: the published configuration a capacity planner
 #: would carry over unchanged (see :func:`no_change_baseline`).

@@ -62,7 +62,7 @@ def sweep_points() -> list[DiagParams]:
     return [base.replace(real_processors=c, client_vps=v) for c in PROCESSORS for v in CLIENT_VPS]
 
 
-def vp_sweep(max_workers: int = 2) -> pd.DataFrame:
+def vp_sweep(max_workers: int = 1) -> pd.DataFrame:
     """Mean and 95% interval of :data:`SWEEP_METRICS` per point: ``real_processors, client_vps, metric, ...``."""
     runs = run_sweep(model, sweep_points(), replications=SWEEP_REPLICATIONS, seed=SEED, max_workers=max_workers,
                      progress=False)

@@ -15,6 +15,9 @@ from . import analytic
 
 #: The rows of the measurement tables the report's argument rests on (drawn by :func:`key_rows`).
 KEY_ROWS = ("Tx rate", "Percent Fast Path", "CP µsec/Tx", "System Util/Proc")
+#: The y-axis title (quantity and unit) of each of :data:`KEY_ROWS`.
+KEY_ROW_TITLES = {"Tx rate": "transactions a second", "Percent Fast Path": "percent of DIAG 44s on the fast path",
+                  "CP µsec/Tx": "CP time per transaction (µs)", "System Util/Proc": "system utilization per processor (%)"}
 
 
 def network() -> alt.LayerChart:
@@ -44,7 +47,8 @@ def binomial_curve(sibling_queued=(0.01, 0.03, 0.10, 0.25), max_vps: int = 8) ->
 def key_rows(table: pd.DataFrame) -> alt.ConcatChart:
     """Published beside model for :data:`KEY_ROWS`, one panel per row, one point per run."""
     rows = table[table["row"].isin(KEY_ROWS) & ~table["table"].str.startswith("text:")]
-    return alt.concat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row)
+    return alt.concat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row,
+                                                  y_title=KEY_ROW_TITLES[row])
                         for row in rows["row"].unique()], columns=2)
 
 
