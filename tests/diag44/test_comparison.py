@@ -6,7 +6,7 @@ import math
 import pytest
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.compare import DEFAULT
+from perfstudies.compare import DEFAULT, IMPRECISE
 from perfstudies.models.diag44 import DiagParams, model
 from perfstudies.models.diag44.calibration import CALIBRATION_CELLS, measurements, run_config
 
@@ -31,7 +31,7 @@ def test_every_published_cell_is_compared_once(table):
 
 def test_roles_calibration_derived_prediction(table):
     counts = table["role"].value_counts()
-    assert (counts["calibration"], counts["derived"], counts["prediction"]) == (12, 25, 33)
+    assert (counts["calibration"], counts["derived"], counts["prediction"]) == (16, 25, 29)
     assert (table["role"] == "calibration").sum() == len(CALIBRATION_CELLS)
     derived = table[table["role"] == "derived"]
     assert derived["note"].str.len().gt(20).all(), "every derived cell says how it follows"
@@ -42,6 +42,8 @@ def test_roles_calibration_derived_prediction(table):
     ("DIAG 44/sec - Total", "No (EXPT5200)", "identically the calibrated Normal rate"),
     ("Total µsec/Tx", "6 (EXPTD441)", "CP + Emul"),
     ("Total Util/Proc", "Yes (EXPTD442)", "accounting ratio"),
+    ("Tx rate", "No (EXPT5209)", "three calibrated cells"),
+    ("System Util/Proc", "6 (EXPTD441)", "arithmetic on this run's spin and normal-path rows"),
     ("Percent Fast Path", "Yes (EXPTD440)", "Fast Path / Total by definition"),
     ("DIAG 44/sec - Fast Path", "Yes (EXPTD440)", "calibrated Total minus the predicted Normal"),
     ("change in total DIAG 44 rate", "EXPT5200 -> EXPTD440 (%)", "two calibrated cells"),
@@ -53,7 +55,7 @@ def test_cells_that_hold_by_construction_are_derived_and_say_why(table, row, col
 
 
 def test_derived_identities_hold_exactly_in_one_replication():
-    p = DiagParams(max_time_us=1e6, warmup_us=1e5)
+    p = DiagParams(max_time_us=1.5e6)
     m = model(p, 4)
     assert m["diag_total"] == pytest.approx(m["diag_normal"] + m["diag_fast"], rel=1e-12)
     assert m["pct_fast"] == pytest.approx(100 * m["diag_fast"] / m["diag_total"], rel=1e-12)
@@ -61,7 +63,7 @@ def test_derived_identities_hold_exactly_in_one_replication():
     assert m["total_util"] == pytest.approx(
         m["tx_rate"] * m["total_us_per_tx"] * p.accounting_ratio / (p.real_processors * 1e4), rel=1e-12)
     assert m["system_util"] == pytest.approx(
-        m["diag_normal"] * p.lock_hold_us / (p.real_processors * 1e4) + m["pct_spin"], rel=1e-12)
+        m["diag_normal"] * p.system_per_normal_us / (p.real_processors * 1e4) + m["pct_spin"], rel=1e-12)
     off = model(p.replace(fast_path=False), 4)
     assert off["diag_fast"] == off["pct_fast"] == 0 and off["diag_total"] == off["diag_normal"]
 
@@ -90,11 +92,12 @@ def test_one_tolerance_policy(table):
     assert table.loc[zero, "within_tolerance"].all()
 
 
-def test_imprecise_predictions_say_so(table):
+def test_imprecise_predictions_say_so_in_the_standard_words(table):
     predicted = table[table["role"] == "prediction"]
     imprecise = predicted[~predicted["precise"].astype(bool)]
-    assert imprecise["note"].str.contains("IMPRECISE").all()
-    assert not predicted[predicted["precise"].astype(bool)]["note"].str.contains("IMPRECISE").any()
+    assert imprecise["note"].str.contains(IMPRECISE + ": 95% half-width", regex=False).all()
+    assert imprecise["note"].str.contains(f"the cap of {comparison.CAP} replications was reached").all()
+    assert not predicted[predicted["precise"].astype(bool)]["note"].str.contains(IMPRECISE).any()
 
 
 def test_precision_targets_are_a_quarter_of_each_predicted_cells_tolerance():
@@ -103,12 +106,12 @@ def test_precision_targets_are_a_quarter_of_each_predicted_cells_tolerance():
     assert targets[0]["EXPTD440:tx_rate"] == pytest.approx(0.25 * 0.1 * 82.146)
     assert targets[1]["change:tx_rate"] == pytest.approx(0.25 * 0.1 * 1.4)
     assert "EXPT5200:tx_rate" not in targets[0], "calibration cells get no target"
-    assert "change:spin_rate" not in targets[2], "no per-replication change where the reference can be 0"
+    assert targets[2]["change:spin_rate"] == pytest.approx(0.25 * 0.1 * 109)
 
 
 def test_a_change_is_computed_per_paired_replication():
     published = measurements()
-    p = DiagParams(max_time_us=5e5, warmup_us=5e4)
+    p = DiagParams(max_time_us=1e6)
     pair = comparison.RunPair("EXPT5209", "EXPTD442", p.replace(**run_config(published, "EXPT5209")),
                               p.replace(**run_config(published, "EXPTD442")))
     values = comparison.paired_model(pair, 9)

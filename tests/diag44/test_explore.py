@@ -1,7 +1,9 @@
 """The chapter's interactive parts: the live panel's run, the slider sweep's points, the theory tables."""
 
-from perfstudies.models.diag44 import (LIVE_CONTROLS, SEED, WIDGET_DEFAULTS, DiagParams, live_view, model,
-                                       sweep_points, theory_table, widget_run)
+from perfstudies.accuracy import study_comparison
+from perfstudies.models.diag44 import (LIVE_CONTROLS, SEED, WIDGET_DEFAULTS, DiagParams, expected_results,
+                                       live_view, model, mva_table, run_summaries, sweep_points, theory_table,
+                                       widget_run)
 from perfstudies.runner import replicate
 
 
@@ -32,6 +34,21 @@ def test_sweep_points_cover_processors_and_virtual_processors():
 def test_theory_table_is_ordered_as_the_report_and_more_vps_means_less_fast_path():
     theory = theory_table().set_index("run")
     assert list(theory.index) == ["EXPTD440", "EXPTD442", "EXPTD441"]
+    assert theory.loc["EXPTD440", "theory % fast"] > theory.loc["EXPTD442", "theory % fast"]
     assert theory.loc["EXPTD440", "theory % fast"] > theory.loc["EXPTD441", "theory % fast"]
     assert theory["published % fast"].tolist() == [98, 85, 92]
     assert theory["pi"].between(0, 1).all()
+
+
+def test_the_eight_expected_results_are_set_beside_the_model():
+    table = expected_results(study_comparison("diag44"))
+    assert len(table) == 8
+    assert table["expected result"].iloc[0] == "An increase in the total virtual DIAG 44 rate"
+    assert table["report shows it"].sum() == 7, "the report's 5-way emulation time fell (-1.4%)"
+    assert table["model shows it"].dtype == bool
+
+
+def test_mva_table_sets_exact_mva_beside_simulation_and_report():
+    table = mva_table(run_summaries())
+    assert list(table["run"]) == ["EXPT5200", "EXPTD440", "EXPT5209", "EXPTD442", "EXPTD441"]
+    assert (table["MVA, simulated demand"] > 0).all() and (table["MVA util %"] < 100).all()

@@ -23,17 +23,16 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from perfstudies import data
 from perfstudies.cache import memoized
 from perfstudies.compare import (DEFAULT, PRECISION_FRACTION, Cell, Published, Tolerance, comparison_table,
-                                 resolution)
+                                 imprecise_note, resolution)
 from perfstudies.params import Params
 from perfstudies.runner import DEFAULT_CAP, summarize
 from perfstudies.sweep import sweep_until
 
-from .calibration import BASE_RUN, CALIBRATION_CELLS, FAST_RUN, SMALL_RUN, calibrate, measurements, run_config
+from .calibration import BASE_RUN, CALIBRATION_CELLS, FAST_RUN, SMALL_RUN, measurements, run_config
 from .network import model
 from .params import DOCUMENT, SEED, STUDY, DiagParams
 
@@ -44,8 +43,8 @@ PAIRS = {"9-way fast path": (BASE_RUN, FAST_RUN), "5-way fast path": (SMALL_RUN,
 #: Largest number of replications of a pair, and the number every pair starts with.
 CAP = DEFAULT_CAP
 INITIAL_REPLICATIONS = 5
-#: Worker processes of the comparison (the project's machine has two cores).
-MAX_WORKERS = 2
+#: Worker processes of the comparison (the machine is shared: one worker).
+MAX_WORKERS = 1
 
 #: The reference run of each run: the published configuration a capacity planner
 #: would carry over unchanged (see :func:`no_change_baseline`).
@@ -56,9 +55,9 @@ REFERENCE_FALLBACK = {(FAST_RUN, "spin_rate"): SIX_VPS, (FAST_RUN, "pct_spin"): 
 _ZERO_FAST = "with the fast path off the model has no fast-path yield, so 0 by construction"
 _SUM = "CP + Emul µsec/Tx by definition"
 _UTIL = ("identically Tx rate x Total µsec/Tx x accounting ratio / processors: the model's accounting "
-         "(the ratio is calibrated on EXPT5200)")
-_SYSTEM = ("identically DIAG 44/sec - Normal x the calibrated lock hold time / processors + Sched Pct Spin "
-           "Time: arithmetic on two predicted cells of this run, scored there")
+         "(the ratio is calibrated on EXPT5200); scored in the Tx rate row")
+_SYSTEM = ("identically (Sched Pct Spin Time + DIAG 44/sec - Normal x the calibrated system time of a normal-path "
+           "DIAG 44 / processors): arithmetic on this run's spin and normal-path rows, scored there")
 _PERCENT = "100 x Fast Path / Total by definition: scored in the DIAG 44 rate rows"
 #: (run, metric) -> how the cell follows without a mechanism of its own.
 DERIVED = {
@@ -66,8 +65,10 @@ DERIVED = {
     (SMALL_RUN, "diag_fast"): _ZERO_FAST, (SMALL_RUN, "pct_fast"): _ZERO_FAST,
     (BASE_RUN, "diag_total"): "identically the calibrated Normal rate: Total = Normal + Fast Path by definition "
                               "and Fast Path is 0 with the fast path off",
-    (SMALL_RUN, "diag_total"): "identically the Normal rate (scored there): Total = Normal + Fast Path by "
-                               "definition and Fast Path is 0 with the fast path off",
+    (SMALL_RUN, "diag_total"): "identically the calibrated Normal rate: Total = Normal + Fast Path by definition "
+                               "and Fast Path is 0 with the fast path off",
+    (SMALL_RUN, "tx_rate"): "identically Total Util/Proc x processors / (accounting ratio x Total µsec/Tx): "
+                            "three calibrated cells (the utilization sets the off-processor time)",
     (FAST_RUN, "diag_fast"): "by construction the calibrated Total minus the predicted Normal rate "
                              "(fast_diags_per_yield is set so that Normal + Fast Path matches this run's Total)",
     (FAST_5WAY, "diag_total"): "Normal + Fast Path by definition: both predicted, scored there",
@@ -77,8 +78,7 @@ DERIVED = {
     (SMALL_RUN, "total_us_per_tx"): f"{_SUM}: sum of two calibrated cells",
     (FAST_5WAY, "total_us_per_tx"): f"{_SUM}: both predicted, scored there",
     (SIX_VPS, "total_us_per_tx"): f"{_SUM}: both predicted, scored there",
-    (FAST_RUN, "total_util"): _UTIL, (SMALL_RUN, "total_util"): _UTIL, (FAST_5WAY, "total_util"): _UTIL,
-    (SIX_VPS, "total_util"): _UTIL,
+    (FAST_RUN, "total_util"): _UTIL, (FAST_5WAY, "total_util"): _UTIL, (SIX_VPS, "total_util"): _UTIL,
     (FAST_RUN, "system_util"): _SYSTEM, (SIX_VPS, "system_util"): _SYSTEM,
 }
 #: (before, after, metric) of the text's changes -> how the change follows from calibrated cells.
@@ -90,8 +90,6 @@ DERIVED_CHANGES = {
 }
 
 _CHANGE = "change"
-#: Changes whose reference run can have replications with none of the quantity (no per-replication change).
-UNDEFINED_PER_REPLICATION = ("spin_rate", "pct_spin")
 
 
 def no_change_baseline(published: pd.DataFrame, run_id: str, metric: str) -> float:
@@ -201,10 +199,7 @@ def precision_targets() -> list[dict[str, float]]:
     """Per pair of :data:`PAIRS`: ``{metric: largest 95% half-width}`` of its predicted numbers.
 
     A quarter of the tolerance of each predicted cell
-    (:data:`perfstudies.compare.PRECISION_FRACTION`).  The two scheduler-spin
-    changes have no target: the model's 3-VP run has replications without any
-    spinning, where a per-replication change does not exist (see
-    :func:`comparison`).
+    (:data:`perfstudies.compare.PRECISION_FRACTION`).
     """
     table, changes = _published_cells()
     targets = {name: {} for name in PAIRS}
@@ -215,16 +210,21 @@ def precision_targets() -> list[dict[str, float]]:
                 PRECISION_FRACTION * tolerance(cell, row.row).allowed_error(cell.value)
     for row in changes.itertuples():
         cell, role = _change_spec(row)
-        if role == "prediction" and row.metric not in UNDEFINED_PER_REPLICATION:
+        if role == "prediction":
             targets[row.comparison][f"{_CHANGE}:{row.metric}"] = \
                 PRECISION_FRACTION * DEFAULT.allowed_error(cell.value)
     return [targets[name] for name in PAIRS]
 
 
 def simulate_pairs(cap: int = CAP) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
-    """The replications of every pair (tidy rows of :func:`perfstudies.sweep.sweep_until`) and the missed targets."""
+    """The replications of every pair (tidy rows of :func:`perfstudies.sweep.sweep_until`) and the missed targets.
+
+    The runs use the pinned calibrated constants (the defaults of
+    :class:`~.params.DiagParams` and :data:`~.params.FIVE_WAY`, which
+    ``tests/diag44/test_calibration.py`` checks are what :func:`.calibration.calibrate` returns).
+    """
     published = measurements()
-    params = calibrate()
+    params = DiagParams()
     pairs = [RunPair(before, after, params.replace(**run_config(published, before)),
                      params.replace(**run_config(published, after))) for before, after in PAIRS.values()]
     return sweep_until(paired_model, pairs, precision_targets(), seed=SEED, initial=INITIAL_REPLICATIONS, cap=cap,
@@ -242,23 +242,6 @@ def _interval(values: np.ndarray) -> tuple[float, float]:
     return float(summary["mean"].iloc[0]), float(summary["half_width"].iloc[0])
 
 
-def _ratio_change(before: np.ndarray, after: np.ndarray) -> tuple[float, float]:
-    """Percentage change of the means and its delta-method 95% half-width from paired replications."""
-    ratio = after.mean() / before.mean()
-    residual = after - ratio * before
-    half = stats.t.ppf(0.975, len(before) - 1) * residual.std(ddof=1) / (np.sqrt(len(before)) * before.mean())
-    return 100 * (ratio - 1), 100 * float(half)
-
-
-def _precision_note(cell: Cell, count: int, targeted: bool) -> str:
-    if cell.precise:
-        return ""
-    allowed = PRECISION_FRACTION * cell.tolerance.allowed_error(cell.published.value)
-    why = (f"the cap of {CAP} replications was reached" if count >= CAP and targeted
-           else f"no per-replication target (see comparison.precision_targets); {count} replications")
-    return f"; IMPRECISE: 95% half-width {cell.ci_half_width:.3g} > {allowed:.3g} (a quarter of the tolerance), {why}"
-
-
 def comparison() -> pd.DataFrame:
     """The standard comparison table: every published cell, its role, tolerance and no-change baseline."""
     table, changes = _published_cells()
@@ -274,33 +257,28 @@ def comparison() -> pd.DataFrame:
         if role == "prediction":
             reference = REFERENCE_FALLBACK.get((row.run_id, row.metric), REFERENCE_RUNS[row.run_id])
             note = f"mean of {len(values)} replications; baseline: the same row of {reference}"
-            baseline = no_change_baseline(published, row.run_id, row.metric)
-        else:
-            note = DERIVED.get((row.run_id, row.metric), "") if role == "derived" else \
-                f"sets {CALIBRATION_CELLS[(row.run_id, row.metric)]}"
-            baseline = math.nan
-        result = Cell(cell, mean, role, half, baseline, tolerance(cell, row.row), note)
-        if role == "prediction":
-            result = dataclasses.replace(result, note=note + _precision_note(result, len(values), True))
-        cells.append(result)
+            result = Cell(cell, mean, role, half, no_change_baseline(published, row.run_id, row.metric),
+                          tolerance(cell, row.row), note)
+            cells.append(_noted(result, len(values)))
+            continue
+        note = DERIVED.get((row.run_id, row.metric), "") if role == "derived" else \
+            f"sets {CALIBRATION_CELLS[(row.run_id, row.metric)]}"
+        cells.append(Cell(cell, mean, role, half, math.nan, tolerance(cell, row.row), note))
     for row in changes.itertuples():
         cell, role = _change_spec(row)
-        index = pair_index[row.comparison]
-        before = by_metric[(index, f"{row.from_run}:{row.metric}")]
-        after = by_metric[(index, f"{row.to_run}:{row.metric}")]
-        if row.metric in UNDEFINED_PER_REPLICATION:
-            mean, half = _ratio_change(before, after)
-            how = (f"change of the means of {len(before)} paired replications, delta-method interval "
-                   f"({int((before == 0).sum())} replications of {row.from_run} have none, where a "
-                   "per-replication change does not exist)")
-        else:
-            mean, half = _interval(by_metric[(index, f"{_CHANGE}:{row.metric}")])
-            how = f"mean of {len(before)} per-replication changes (paired: same seeds)"
+        values = by_metric[(pair_index[row.comparison], f"{_CHANGE}:{row.metric}")]
+        mean, half = _interval(values)
+        how = f"mean of {len(values)} per-replication changes (paired: same seeds)"
         if role == "derived":
             cells.append(Cell(cell, mean, role, half, tolerance=DEFAULT,
                               note=f"{DERIVED_CHANGES[(row.from_run, row.to_run, row.metric)]}; {how}"))
             continue
-        result = Cell(cell, mean, role, half, 0.0, DEFAULT, f"{how}; baseline: no change (0%)")
-        targeted = row.metric not in UNDEFINED_PER_REPLICATION
-        cells.append(dataclasses.replace(result, note=result.note + _precision_note(result, len(before), targeted)))
+        cells.append(_noted(Cell(cell, mean, role, half, 0.0, DEFAULT, f"{how}; baseline: no change (0%)"),
+                            len(values)))
     return comparison_table(cells, study=STUDY, document=DOCUMENT)
+
+
+def _noted(cell: Cell, replications: int) -> Cell:
+    """``cell`` with the standard note when its interval is wider than its precision target."""
+    note = imprecise_note(cell, replications, CAP)
+    return dataclasses.replace(cell, note=f"{cell.note}; {note}") if note else cell

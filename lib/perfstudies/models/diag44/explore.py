@@ -6,11 +6,12 @@
 * :func:`sweep_points` and :func:`vp_sweep` are the precomputed sweep behind the
   kernel-free slider charts: percent fast path and CP time per transaction
   against the client virtual processors (2 to 8), one slice per
-  real-processor count (5 to 13, step 2), with the fast path on.  One VP per
-  client is left out: a lone VP has no sibling to hold a guest lock, so the
-  model's clients never yield;
-* :func:`theory_table` and :func:`sibling_table` set the binomial argument of
-  :mod:`.analytic` beside the report and beside the simulation.
+  real-processor count (5 to 13, step 2), with the fast path on and the
+  9-way's calibrated workload.  One VP per client is left out: a lone VP has
+  no sibling to hold a guest lock, so the model's clients never yield;
+* :func:`theory_table`, :func:`sibling_table` and :func:`mva_table` set the
+  closed forms of :mod:`.analytic` beside the report and the simulation;
+  :func:`expected_results` sets the report's eight expected results beside the model.
 """
 
 import numpy as np
@@ -26,7 +27,7 @@ from .network import model
 from .params import SEED, DiagParams
 
 #: The live panel's starting point: the document's 9-way fast-path run, shorter simulated time.
-WIDGET_DEFAULTS = DiagParams(max_time_us=1.5e6, warmup_us=1.5e5)
+WIDGET_DEFAULTS = DiagParams(max_time_us=1.5e6, warmup_us=5.0e5)
 WIDGET_REPLICATIONS = 3
 #: The fields the live panel lets a reader change, and the metrics it shows.
 LIVE_CONTROLS = ("real_processors", "client_vps", "fast_path", "connections")
@@ -34,6 +35,8 @@ LIVE_METRICS = ("tx_rate", "pct_fast", "diag_normal", "diag_fast", "cp_us_per_tx
 
 #: The fast-path runs of the report: 9-way with 3 VPs, 5-way with 3 VPs, 9-way with 6 VPs.
 FAST_RUNS = ("EXPTD440", "EXPTD442", "EXPTD441")
+#: Every run of the report, in its tables' order.
+RUNS = ("EXPT5200", "EXPTD440", "EXPT5209", "EXPTD442", "EXPTD441")
 
 PROCESSORS = (5, 7, 9, 11, 13)
 CLIENT_VPS = tuple(range(2, 9))
@@ -55,11 +58,11 @@ def live_view(summary: pd.DataFrame) -> pd.DataFrame:
 
 def sweep_points() -> list[DiagParams]:
     """Every (real processors, client VPs) pair of the slider sweep, shorter runs than the comparison's."""
-    base = DiagParams(max_time_us=SWEEP_TIME_US, warmup_us=SWEEP_TIME_US / 10)
+    base = DiagParams(max_time_us=SWEEP_TIME_US)
     return [base.replace(real_processors=c, client_vps=v) for c in PROCESSORS for v in CLIENT_VPS]
 
 
-def vp_sweep(max_workers: int = 2) -> pd.DataFrame:
+def vp_sweep(max_workers: int = 1) -> pd.DataFrame:
     """Mean and 95% interval of :data:`SWEEP_METRICS` per point: ``real_processors, client_vps, metric, ...``."""
     runs = run_sweep(model, sweep_points(), replications=SWEEP_REPLICATIONS, seed=SEED, max_workers=max_workers,
                      progress=False)
@@ -68,50 +71,176 @@ def vp_sweep(max_workers: int = 2) -> pd.DataFrame:
 
 
 def theory_table() -> pd.DataFrame:
-    """The binomial back-of-envelope for each fast-path run, from the report's utilizations.
+    """The closed form of the fast path for each fast-path run, from the report's utilizations, before any simulation.
 
-    The chance a sibling is queued comes from the M/M/c waiting share at the
-    run's published utilization; the percent fast path weights fast and normal
-    yields by the calibrated DIAG 44s each stands for.
+    The chance a sibling is queued is the M/M/c waiting share at the run's
+    published utilization; the chance that none is queued is its binomial
+    zero term; the percent of DIAG 44s weights fast and normal yields by the
+    DIAG 44s each stands for (the calibrated ``fast_diags_per_yield`` and the
+    coarsening ``normal_diags_per_yield``).
     """
     published, weights = measurements(), DiagParams()
     rows = []
     for run in FAST_RUNS:
         config, values = run_config(published, run), run_values(published, run)
         pi = analytic.queued_share(config["real_processors"], values["total_util"] / 100)
-        share = analytic.no_sibling_queued(config["client_vps"], pi)
         rows.append({"run": run, "processors": config["real_processors"], "client VPs": config["client_vps"],
-                     "utilization %": values["total_util"], "pi": pi, "P(no sibling queued)": share,
-                     "theory % fast": analytic.percent_fast(share, weights.fast_diags_per_yield,
-                                                            weights.diags_per_yield),
+                     "utilization %": values["total_util"], "pi": pi,
+                     "P(no sibling queued)": analytic.no_sibling_queued(config["client_vps"], pi),
+                     "theory % fast": analytic.fast_path_percent(
+                         config["real_processors"], values["total_util"] / 100, config["client_vps"],
+                         weights.fast_diags_per_yield, weights.normal_diags_per_yield),
                      "published % fast": values["pct_fast"]})
     return pd.DataFrame(rows)
 
 
-def fast_path_runs() -> pd.DataFrame:
-    """The comparison's replications of the fast-path runs, summarized per run and metric.
+def run_summaries() -> pd.DataFrame:
+    """The comparison's replications of every run, summarized per run and metric.
 
-    Each run comes from the pair of its own table (:data:`.comparison.PAIRS`):
-    the numbers are the ones the comparison table shows.
+    Each run comes from the first pair of :data:`.comparison.PAIRS` it is in,
+    so the numbers are the ones the comparison table shows.
     """
     runs, _ = comparison_runs()
-    frames = []
-    for index, (table, (_, after)) in enumerate(PAIRS.items()):
-        rows = runs[(runs["point"] == index) & runs["metric"].str.startswith(f"{after}:")]
-        frames.append(rows.assign(run_id=after, metric=rows["metric"].str.removeprefix(f"{after}:")))
+    frames, seen = [], set()
+    for index, pair in enumerate(PAIRS.values()):
+        for run in pair:
+            if run in seen:
+                continue
+            seen.add(run)
+            rows = runs[(runs["point"] == index) & runs["metric"].str.startswith(f"{run}:")]
+            frames.append(rows.assign(run_id=run, metric=rows["metric"].str.removeprefix(f"{run}:")))
     return summarize(pd.concat(frames), by=["run_id", "metric"]).reset_index()
 
 
+def fast_path_runs() -> pd.DataFrame:
+    """:func:`run_summaries` of the three fast-path runs only."""
+    summary = run_summaries()
+    return summary[summary["run_id"].isin(FAST_RUNS)].reset_index(drop=True)
+
+
 def sibling_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The simulated chance a sibling is queued beside the binomial formula, from :func:`fast_path_runs`."""
+    """The simulated chance a sibling is queued beside the closed forms, from :func:`fast_path_runs`.
+
+    ``simulated pi`` is the mean share of a yielding VP's siblings that are
+    queued at the yield; the binomial column is ``(1 - pi)^(V-1)`` of it, beside
+    the simulated share of yields that find none queued (the binomial step
+    alone); ``M/M/c pi`` is the waiting share at the simulated utilization
+    (the Erlang step alone).
+    """
     wide = summary.pivot(index="run_id", columns="metric", values="mean").loc[list(FAST_RUNS)]
     half = summary[summary["metric"] == "pct_fast"].set_index("run_id").loc[list(FAST_RUNS), "half_width"]
-    vps = np.array([run_config(measurements(), run)["client_vps"] for run in FAST_RUNS])
+    configs = [run_config(measurements(), run) for run in FAST_RUNS]
+    vps = np.array([config["client_vps"] for config in configs])
+    erlang = [analytic.queued_share(config["real_processors"], min(util / 100, 0.999))
+              for config, util in zip(configs, wide["total_util"])]
     return pd.DataFrame({
         "run": list(FAST_RUNS),
-        "simulated pi": wide["sibling_queued_share"],
-        "binomial (1 - pi)^(V-1)": (1 - wide["sibling_queued_share"]) ** (vps - 1),
-        "simulated fast-path share of yields": wide["fast_yield_share"],
-        "simulated % fast": wide["pct_fast"],
-        "95% CI half-width": half,
-    }).reset_index(drop=True)
+        "simulated utilization %": wide["total_util"].to_numpy(),
+        "M/M/c pi": erlang,
+        "simulated pi": wide["sibling_queued_share"].to_numpy(),
+        "binomial (1 - pi)^(V-1)": ((1 - wide["sibling_queued_share"]) ** (vps - 1)).to_numpy(),
+        "simulated share with none queued": wide["no_sibling_share"].to_numpy(),
+        "simulated % fast": wide["pct_fast"].to_numpy(),
+        "95% CI half-width": half.to_numpy(),
+    })
+
+
+def mva_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Exact MVA of the closed network beside the simulation and the report, for every run.
+
+    Two MVA answers per run: with the report's own processor time per
+    transaction (Total usec/Tx, in processor time through the accounting
+    ratio) as the demand, and with the simulation's; both with the calibrated
+    time away from the processors and the 40 connections.  The second isolates
+    what product form leaves out of the model (the gap to the simulated rate),
+    the first what it predicts from the document's numbers alone.
+    """
+    published, p = measurements(), DiagParams()
+    wide = summary.pivot(index="run_id", columns="metric", values="mean")
+    rows = []
+    for run in RUNS:
+        config, values = run_config(published, run), run_values(published, run)
+        processors = config["real_processors"]
+        documented = analytic.mva_solution(values["total_us_per_tx"] * p.accounting_ratio, p.off_processor_us,
+                                           processors, p.connections)
+        simulated = analytic.mva_solution(wide.loc[run, "total_us_per_tx"] * p.accounting_ratio,
+                                          p.off_processor_us, processors, p.connections)
+        rows.append({"run": run, "processors": processors, "published Tx rate": values["tx_rate"],
+                     "MVA, report's demand": documented.throughput * 1e6,
+                     "simulated Tx rate": wide.loc[run, "tx_rate"],
+                     "MVA, simulated demand": simulated.throughput * 1e6,
+                     "published util %": values["total_util"],
+                     "MVA util %": 100 * simulated.utilisation["real processors"],
+                     "simulated util %": wide.loc[run, "total_util"]})
+    return pd.DataFrame(rows)
+
+
+#: The report's eight expected results: (statement, comparison table, run pair or cell, metric, expected sign).
+EXPECTED = (
+    ("An increase in the total virtual DIAG 44 rate", "change in total DIAG 44 rate", +1),
+    ("A high percentage of the virtual DIAG 44s handled by the fast path", "Percent Fast Path", None),
+    ("Increased transaction rate", "change in transaction rate", +1),
+    ("Increased virtual µsec per transaction", "change in virtual (emulation) usec per transaction", +1),
+    ("Decreased CP µsec per transaction", "change in CP usec per transaction", -1),
+    ("Decreased CP system utilization", "change in CP system utilization", -1),
+    ("Less benefit as the base becomes more processor constrained", "change in transaction rate", None),
+    ("Lower fast path percentage as the number of virtual processors is increased", "Percent Fast Path", None),
+)
+#: The two fast-path comparisons of the first six expected results, in the report's order.
+MACHINES = ("9-way", "5-way")
+#: Share of DIAG 44s on the fast path the chapter calls "high".
+HIGH_FAST_PERCENT = 80.0
+
+
+def expected_results(table: pd.DataFrame) -> pd.DataFrame:
+    """The report's eight expected results beside the model, from the comparison table.
+
+    Each row gives the report's numbers and the model's (the two fast-path
+    comparisons for the first six, the three fast-path runs for the high
+    share, the two transaction-rate gains for "less benefit", the 3- and 6-VP
+    runs for the last) and whether each shows the expected direction.
+    """
+    changes = table[table["table"].str.startswith("text:")]
+    fast = table[(table["row"] == "Percent Fast Path") & table["column"].str.contains("|".join(FAST_RUNS))]
+    fast = fast.set_index(fast["column"].str.extract(r"\((\w+)\)")[0])
+
+    def pair(statement):
+        rows = changes[(changes["row"] == statement) & changes["table"].isin(["text: 9-way fast path",
+                                                                              "text: 5-way fast path"])]
+        return rows["published"].to_numpy(), rows["model"].to_numpy()
+
+    def words(values):
+        return ", ".join(f"{value:+.1f}%" for value in values)
+
+    rows = []
+    for statement, row, sign in EXPECTED[:6]:
+        if sign is None:
+            published, modelled = fast["published"].to_numpy(), fast["model"].to_numpy()
+            rows.append({"expected result": statement,
+                         "report": ", ".join(f"{v:.0f}%" for v in published),
+                         "model": ", ".join(f"{v:.1f}%" for v in modelled),
+                         "report shows it": bool((published >= HIGH_FAST_PERCENT).all()),
+                         "model shows it": bool((modelled >= HIGH_FAST_PERCENT).all()),
+                         "model misses on": ", ".join(run for run, v in zip(fast.index, modelled)
+                                                      if v < HIGH_FAST_PERCENT)})
+            continue
+        published, modelled = pair(row)
+        rows.append({"expected result": statement, "report": words(published), "model": words(modelled),
+                     "report shows it": bool((np.sign(published) == sign).all()),
+                     "model shows it": bool((np.sign(modelled) == sign).all()),
+                     "model misses on": ", ".join(machine for machine, v in zip(MACHINES, modelled)
+                                                  if np.sign(v) != sign)})
+    published, modelled = pair("change in transaction rate")
+    rows.append({"expected result": EXPECTED[6][0], "report": f"9-way {published[0]:+.1f}% vs 5-way {published[1]:+.1f}%",
+                 "model": f"9-way {modelled[0]:+.1f}% vs 5-way {modelled[1]:+.1f}%",
+                 "report shows it": bool(published[0] > published[1]),
+                 "model shows it": bool(modelled[0] > modelled[1]),
+                 "model misses on": "" if modelled[0] > modelled[1] else "both"})
+    three, six = fast.loc["EXPTD440"], fast.loc["EXPTD441"]
+    rows.append({"expected result": EXPECTED[7][0],
+                 "report": f"{three['published']:.0f}% -> {six['published']:.0f}%",
+                 "model": f"{three['model']:.1f}% -> {six['model']:.1f}%",
+                 "report shows it": bool(six["published"] < three["published"]),
+                 "model shows it": bool(six["model"] < three["model"]),
+                 "model misses on": "" if six["model"] < three["model"] else "3 vs 6 VPs"})
+    return pd.DataFrame(rows)

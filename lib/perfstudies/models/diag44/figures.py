@@ -15,17 +15,20 @@ from . import analytic
 
 #: The rows of the measurement tables the report's argument rests on (drawn by :func:`key_rows`).
 KEY_ROWS = ("Tx rate", "Percent Fast Path", "CP µsec/Tx", "System Util/Proc")
+#: The y-axis title (quantity and unit) of each of :data:`KEY_ROWS`.
+KEY_ROW_TITLES = {"Tx rate": "transactions a second", "Percent Fast Path": "percent of DIAG 44s on the fast path",
+                  "CP µsec/Tx": "CP time per transaction (µs)", "System Util/Proc": "system utilization per processor (%)"}
 
 
 def network() -> alt.LayerChart:
-    """The three-node network, with the guest's own queue in front of the real processors."""
+    """The two-node network, with the guest's own queue in front of the real processors and CP's scheduler lock."""
     return network_diagram(
         nodes=[("guest", 0, 0, "work waiting in the guest\n(no free virtual processor)"),
                ("rp", 1.4, 0, "REAL_PROCESSORS\n(5 or 9 servers)"),
-               ("lock", 1.4, 1.4, "SCHEDULER_LOCK\n(1 server, spinning)"),
+               ("lock", 1.4, 1.4, "scheduler lock\n(M/M/1 rule: spin held\non the processor)"),
                ("idle", 2.8, 0, "IDLE\n(away from the processors)")],
         edges=[("guest", "rp", "a VP frees up"),
-               ("rp", "lock", "yield, sibling queued"), ("lock", "rp", "back of the queue"),
+               ("rp", "lock", "normal-path DIAG 44,\nother CP work"), ("lock", "rp", "back of the queue"),
                ("rp", "idle", "server work done"), ("idle", "guest", "next transaction")],
         title="The DIAG 44 network: a fast-path yield never leaves REAL_PROCESSORS")
 
@@ -44,7 +47,8 @@ def binomial_curve(sibling_queued=(0.01, 0.03, 0.10, 0.25), max_vps: int = 8) ->
 def key_rows(table: pd.DataFrame) -> alt.ConcatChart:
     """Published beside model for :data:`KEY_ROWS`, one panel per row, one point per run."""
     rows = table[table["row"].isin(KEY_ROWS) & ~table["table"].str.startswith("text:")]
-    return alt.concat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row)
+    return alt.concat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row,
+                                                  y_title=KEY_ROW_TITLES[row])
                         for row in rows["row"].unique()], columns=2)
 
 

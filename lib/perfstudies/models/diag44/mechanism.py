@@ -4,35 +4,46 @@ Customers are the **connections** (40 in the document), each with one
 transaction in flight.  Connection *i* belongs to client guest ``i mod
 client_guests`` and to one single-processor server guest.  A transaction is
 client work (cut into slices), then server work, then time away from the
-processors (network and file access).  The network (:mod:`.network`) has three
-nodes:
+processors.  The network (:mod:`.network`) has two nodes:
 
 1. ``REAL_PROCESSORS`` (``real_processors`` servers), :class:`RealProcessorNode`:
-   the virtual processors (VPs) of each guest, and the fast/normal path
-   decision at every yield;
-2. ``SCHEDULER_LOCK`` (one server, a plain FIFO node): the normal path holds
-   the scheduler lock; waiting here is spinning on it;
-3. ``IDLE`` (infinite servers), :class:`IdleNode`: the connection away from the
-   processors.
+   the virtual processors (VPs) of each guest, the fast/normal path decision
+   at every yield, and CP's scheduler lock (:class:`SchedulerLock`, a rule the
+   node applies: its acquisitions are far too many to simulate one by one);
+2. ``IDLE`` (infinite servers), :class:`IdleNode` with :class:`OffProcessorTime`:
+   the connection away from the processors.
 
 Per-run state (the run's :class:`~.params.DiagParams`) reaches the node classes
-through :func:`perfstudies.networks.with_state` (class attribute ``params``) and
-the distributions through their constructors.  One simulated normal-path yield
-stands for ``diags_per_yield`` DIAG 44s and one fast-path yield for
-``fast_diags_per_yield``, so that a replication runs in a fraction of a second.
+through :func:`perfstudies.networks.with_state` (class attribute ``params``).
+One simulated normal-path yield stands for ``diags_per_yield`` DIAG 44s and one
+fast-path yield for ``fast_diags_per_yield``, so that a replication runs in a
+fraction of a second.
 """
 
 import collections
+import math
 import random
 
 import ciw
 
+from perfstudies.delay import DelayNode
 from perfstudies.fifo import FIFONode
 
+from .analytic import mm1_wait
 from .params import DiagParams
 
-REAL_PROCESSORS, SCHEDULER_LOCK, IDLE = 1, 2, 3
+REAL_PROCESSORS, IDLE = 1, 2
 SERVER = "server"
+#: What a connection does on its VP: client work; spinning with fast-path DIAG 44s, or with normal-path
+#: ones that give the processor straight back (nobody waits); the normal-path DIAG 44 after which it
+#: leaves for the back of the queue; trying the guest lock again once dispatched; server work; client
+#: work finished.
+WORK, FAST, NORMAL, RETRY, SERVE, CLIENT_DONE = "work", "fast", "normal", "retry", "serve", "client_done"
+#: Highest utilisation :class:`SchedulerLock` uses in its waiting-time formula.
+LOCK_RHO_MAX = 0.95
+#: Time over which :class:`SchedulerLock` remembers acquisitions (us): long against one
+#: acquisition (microseconds), short against the warm-up (0.3 s).
+LOCK_MEMORY_US = 20_000.0
 
 
 def client_class(guest: int) -> str:
@@ -40,97 +51,101 @@ def client_class(guest: int) -> str:
     return f"client{guest}"
 
 
-class BurstTime(ciw.dists.Distribution):
-    """Processor time of a connection's next dispatch, read from its own state.
+class SchedulerLock:
+    """CP's scheduler lock: one spin lock every real processor shares, used by all of CP.
 
-    Mechanism: what a virtual processor does once a real processor dispatches it
-    (document: the Apache workload of the workload parameter table, and the CP
-    and emulation time per transaction rows of the measurement tables).  Server
-    work runs for at most one time slice; client work is one slice; right after
-    a normal-path yield it is the time just spent at the scheduler lock plus the
-    yield's CP time and guest spinning.  (That time burned a real processor on
-    the real machine; the model charges it when the VP is dispatched again.)
+    Mechanism (document: "Processing a normal-path DIAG 44 requires use of the
+    scheduler lock", and the 3-vs-6 VP table's spin-lock rows, whose 13,735
+    spins a second at 8,898 normal-path DIAG 44s a second say that other CP
+    work takes the lock too): every normal-path DIAG 44 acquires the lock
+    once, and other CP work ``sched_other_per_tx`` times per transaction; an
+    acquisition holds it ``sched_hold_us`` on average.  A processor that finds
+    the lock held spins, holding the processor, until its turn.
+
+    The lock is acquired 80,000 to 170,000 times a second, far too often to
+    simulate each acquisition, so it is a rule rather than a queue: an
+    acquisition spins, on average, what a FIFO single server with Poisson
+    arrivals and exponential holds makes it wait (M/M/1,
+    :func:`.analytic.mm1_wait`) at the utilisation the lock has had lately
+    (acquisitions weighted by ``exp(-age / memory_us)``, :data:`LOCK_MEMORY_US`).
     """
 
-    def __init__(self, params: DiagParams):
-        self.params = params
+    def __init__(self, hold_us: float, memory_us: float = LOCK_MEMORY_US):
+        self.hold_us = hold_us
+        self.memory_us = memory_us
+        self.recent = 0.0          # acquisitions, each weighted exp(-age / memory_us)
+        self.updated = 0.0
 
     def __repr__(self):
-        p = self.params
-        return (f"BurstTime(client_slice_us={p.client_share * p.base_work_us / p.slices_per_tx:.6g}, "
-                f"time_slice_us={p.time_slice_us:g})")
+        return f"SchedulerLock(hold_us={self.hold_us:g}, memory_us={self.memory_us:g})"
 
-    def sample(self, t=None, ind=None):
-        p = self.params
-        if ind.customer_class == SERVER:
-            return min(ind.server_work_left, p.time_slice_us)
-        if ind.redispatched:
-            lock_visit = ind.data_records[-1]
-            return lock_visit.waiting_time + p.diags_per_yield * (p.normal_cp_us + p.normal_spin_us)
-        return random.expovariate(p.slices_per_tx / (p.client_share * p.base_work_us))
+    def _decay(self, now: float) -> None:
+        if now > self.updated:
+            self.recent *= math.exp((self.updated - now) / self.memory_us)
+            self.updated = now
 
+    def acquire(self, count: float, now: float) -> None:
+        """Record ``count`` acquisitions at ``now`` (fractions allowed: a VP's DIAG 44s are counted by time)."""
+        self._decay(now)
+        self.recent += count
 
-class Latency(ciw.dists.Distribution):
-    """Time a connection spends away from the processors (exponential, mean ``mean_us``).
+    def utilisation(self, now: float) -> float:
+        """Share of time the lock is held over the last ``memory_us`` or so (at most :data:`LOCK_RHO_MAX`)."""
+        self._decay(now)
+        return min(self.recent / self.memory_us * self.hold_us, LOCK_RHO_MAX)
 
-    Mechanism: network transfer and file access between transactions (document:
-    the workload parameter table, 1M files in expanded-storage minidisk cache;
-    the report gives no time for it, so the model's default is 0).
-    """
-
-    def __init__(self, mean_us: float):
-        self.mean_us = mean_us
-
-    def __repr__(self):
-        return f"Latency(mean_us={self.mean_us:g})"
-
-    def sample(self, t=None, ind=None):
-        return random.expovariate(1.0 / self.mean_us) if self.mean_us > 0 else 0.0
-
-
-class FollowNodeDecision(ciw.routing.NodeRouting):
-    """Route a connection to the node :class:`RealProcessorNode` chose for it.
-
-    Mechanism: the outcome of a dispatch (document: the introduction's account of
-    the normal path, which goes through the scheduler, and the fast path, which
-    returns to the guest): the real-processor node writes ``next_stop`` and this
-    routing obeys it.
-    """
-
-    def __repr__(self):
-        return "FollowNodeDecision()"
-
-    def next_node(self, ind):
-        return self.simulation.nodes[ind.next_stop]
+    def wait_us(self, now: float) -> float:
+        """Mean spin of one acquisition at the current utilisation."""
+        return mm1_wait(self.utilisation(now), self.hold_us)
 
 
 class RealProcessorNode(FIFONode):
-    """Real processors: VP limits per guest, and the fast/normal path decision of DIAG 44.
+    """Real processors: VP limits per guest, spinning on guest locks, and the DIAG 44 decision.
 
     Mechanism (document: the introduction, "if any virtual processor is queued
-    when a DIAG 44 is issued, the fast path conditions are not met", and the
-    workload parameter table's 3 or 6 client and 1 server virtual processors):
-    a guest never has more connections here than VPs, the others wait inside
-    the guest; at the end of each client slice the VP takes a guest lock, held
-    by a running sibling with probability ``contention`` per running sibling;
-    then it yields with DIAG 44, and the node looks at its own queue: when no
-    sibling VP of the same guest waits there, the yield takes the fast path and
-    the VP keeps its processor; otherwise (or with the fast path off) the normal
-    path, through ``SCHEDULER_LOCK`` and back to the end of this queue.
+    when a DIAG 44 is issued, the fast path conditions are not met and thus it
+    must use the normal path", and the workload parameter table's 3 or 6
+    client and 1 server virtual processors):
+
+    * a guest never has more connections here than VPs; the others wait inside
+      the guest;
+    * a client's work comes in ``slices_per_tx`` slices; at the end of each the
+      VP takes a guest lock, held by a running sibling with chance
+      ``contention`` per running sibling;
+    * a VP that finds it held spins and yields with DIAG 44.  CP looks at this
+      queue: with the fast path enabled and no sibling VP of the guest queued,
+      CP returns at once, and the VP spins on, issuing ``fast_diags_per_yield``
+      fast-path DIAG 44s until the holder lets go.  Otherwise the normal path:
+      ``normal_diags_per_yield`` DIAG 44s, each through CP's scheduler lock
+      (:class:`SchedulerLock`), then the back of this queue, which gives the VP
+      straight back when nobody waits; then it tries the guest lock again;
+    * a VP that has run a time slice while others wait goes to the back of the queue.
 
     The run's parameters are the class attribute ``params`` (set by
-    :func:`perfstudies.networks.with_state`).  Every event of interest is
-    appended to ``self.log`` as ``(time, kind, amount)``.
+    :func:`perfstudies.networks.with_state`).  Per-guest counters (VPs running,
+    VPs queued) make each decision constant-time.  Totals after the warm-up are
+    counted in ``self.totals``.
     """
 
     params: DiagParams
 
     def __init__(self, id_, simulation):
         super().__init__(id_, simulation)
-        self.log: list[tuple[float, str, float]] = []
-        self.holding = collections.Counter()          # guest -> connections on its VPs
+        p = self.params
+        self.warmup = p.warmup_us
+        self.totals = collections.Counter()
+        self.holding = collections.Counter()                      # guest -> connections on its VPs
         self.parked = collections.defaultdict(collections.deque)  # guest -> connections waiting for a VP
+        self.queued = collections.Counter()                       # guest -> its VPs in this queue
+        self.running = collections.Counter()                      # guest -> its VPs on a processor
+        self.waiting = 0                                          # VPs in this queue
         self.handoff = None
+        self.scheduler_lock = SchedulerLock(p.sched_hold_us)
+        self.free = 1.0 - p.contention
+        self.slice_rate = p.slices_per_tx / (p.client_share * p.base_work_us)
+        self.server_rate = 1.0 / ((1 - p.client_share) * p.base_work_us)
+        self.fast_iteration_us = p.fast_cp_us + p.fast_spin_us
+        self.normal_diag_us = p.normal_cp_us + p.normal_spin_us
 
     def __repr__(self):
         p = self.params
@@ -142,14 +157,19 @@ class RealProcessorNode(FIFONode):
         return 1 if ind.customer_class == SERVER else self.params.client_vps
 
     def accept(self, next_individual, completed=False):
-        if not next_individual.holds_vp:
-            guest = next_individual.guest
-            if self.holding[guest] >= self.vp_limit(next_individual):
-                self.parked[guest].append(next_individual)  # work queued inside the guest, no VP free
+        ind = next_individual
+        if not ind.holds_vp:
+            guest = ind.guest
+            if self.holding[guest] >= self.vp_limit(ind):
+                self.parked[guest].append(ind)  # work queued inside the guest, no VP free
                 return
             self.holding[guest] += 1
-            next_individual.holds_vp = True
-        super().accept(next_individual, completed)
+            ind.holds_vp = True
+        if ind is not self.handoff and self.number_in_service >= self.c:
+            ind.in_queue = True
+            self.queued[ind.guest] += 1
+            self.waiting += 1
+        super().accept(ind, completed)
 
     def choose_next_customer(self):
         if self.handoff is not None and not self.handoff.server:
@@ -159,105 +179,209 @@ class RealProcessorNode(FIFONode):
     # --- the fast path decision ----------------------------------------------------------
     def queued_siblings(self, ind) -> int:
         """Number of other VPs of ``ind``'s guest waiting in this real-processor queue."""
-        return sum(1 for queue in self.individuals for other in queue
-                   if other.customer_class == ind.customer_class and not other.server and other is not ind)
+        return self.queued[ind.guest] - (1 if ind.in_queue else 0)
 
     def running_siblings(self, ind) -> int:
         """Number of other VPs of ``ind``'s guest running on a real processor."""
-        return sum(1 for server in self.servers
-                   if server.busy and server.cust is not ind and server.cust.customer_class == ind.customer_class)
+        return self.running[ind.guest] - (1 if ind.server else 0)
 
     def takes_fast_path(self, ind) -> bool:
         """The DIAG 44 decision: fast only if enabled and no sibling VP is queued."""
         return self.params.fast_path and self.queued_siblings(ind) == 0
 
-    # --- end of a dispatch ---------------------------------------------------------------------
+    # --- bursts --------------------------------------------------------------------------
+    def get_service_time(self, ind):
+        """The VP of ``ind`` is dispatched on a real processor: the length of its first burst."""
+        now = self.simulation.current_time
+        if ind.in_queue:
+            ind.in_queue = False
+            self.queued[ind.guest] -= 1
+            self.waiting -= 1
+        self.running[ind.guest] += 1
+        ind.slice_start = ind.burst_start = now
+        if ind.state == RETRY:
+            return self._try_lock(ind, now)
+        if ind.state == SERVE:
+            ind.serve_end = now + ind.work_left
+            return min(ind.work_left, self.params.time_slice_us)
+        return ind.work_left
+
+    def _try_lock(self, ind, now: float) -> float:
+        """The guest lock at the end of a slice: the length of the VP's next burst (spin or next slice)."""
+        holders = self.running[ind.guest] - 1
+        if holders > 0 and random.random() < 1.0 - self.free ** holders:
+            siblings = self.queued[ind.guest]
+            if now >= self.warmup:
+                self.totals["spins"] += 1
+                self.totals["siblings_queued"] += siblings
+                self.totals["no_sibling_queued"] += siblings == 0
+            ind.spin_start = now
+            if self.params.fast_path and not siblings:
+                ind.state = FAST
+                return self.params.fast_diags_per_yield * self.fast_iteration_us
+            return self._normal_yield(ind, now)
+        return self._slice_done(ind, now)
+
+    def _normal_yield(self, ind, now: float) -> float:
+        """Normal-path DIAG 44s (``normal_diags_per_yield`` of them), each through the scheduler lock."""
+        ind.state = NORMAL
+        ind.lock_wait_us = self.scheduler_lock.wait_us(now)
+        return self.params.normal_diags_per_yield * (self.normal_diag_us + ind.lock_wait_us)
+
+    def _settle(self, ind, now: float) -> None:
+        """Count the DIAG 44s of ``ind``'s spin in place so far (one every spin loop)."""
+        elapsed = now - ind.spin_start
+        counted = now - max(ind.spin_start, self.warmup) if now > self.warmup else 0.0
+        ind.spin_start = now
+        if ind.state == FAST:
+            if counted > 0:
+                self.totals["fast"] += counted / self.fast_iteration_us
+            return
+        iteration = self.normal_diag_us + ind.lock_wait_us
+        self.scheduler_lock.acquire(elapsed / iteration, now)
+        if counted > 0:
+            self.totals["normal"] += counted / iteration
+            self.totals["sched_spin_us"] += counted / iteration * ind.lock_wait_us
+
+    def _slice_done(self, ind, now: float) -> float:
+        """A slice of client work is over (the guest lock was had): the next slice, or the end of client work."""
+        ind.slices_left -= 1
+        if ind.slices_left:
+            ind.state = WORK
+            ind.work_left = random.expovariate(self.slice_rate)
+            return ind.work_left
+        ind.state = CLIENT_DONE
+        return 0.0
+
+    # --- end of a burst ------------------------------------------------------------------
     def finish_service(self):
         ind = self.decide_between_simultaneous_individuals()
-        now = self.now
-        self.log.append((now, "busy", ind.service_time))
-        if ind.customer_class == SERVER:
-            ind.server_work_left -= ind.service_time
-            if ind.server_work_left > 0:
-                ind.next_stop = REAL_PROCESSORS     # time slice over: back of the queue
-                self._leave(ind)
+        now = self.simulation.current_time
+        if now > self.warmup:
+            self.totals["busy_us"] += now - max(ind.burst_start, self.warmup)
+        ind.burst_start = now
+        state = ind.state
+        if state == SERVE:
+            self._serve_on(ind, now)
+            return
+        if state == FAST:                        # the holder let go while this VP spun
+            self._settle(ind, now)
+            burst = self._slice_done(ind, now)
+        elif state == NORMAL:                    # normal-path DIAG 44s done: the back of the queue, then try again
+            self._settle(ind, now)
+            if self.waiting:
+                ind.state = RETRY
+                self._leave(ind, REAL_PROCESSORS)
                 return
-            self.log.append((now, "server_done", 1.0))
-            self._release_vp(ind, next_stop=IDLE)
-            ind.guest = ind.customer_class = ind.client
+            burst = self._try_lock(ind, now)     # nobody waits: the queue gives the processor straight back
+        elif state == WORK:                      # the slice's work is done: take the guest lock
+            burst = self._try_lock(ind, now)
+        else:
+            burst = 0.0
+        if ind.state == CLIENT_DONE:
+            self._client_done(ind, now)
             return
-        burst = self._next_client_burst(ind, now)
-        if burst is not None:
-            ind.service_time = burst
-            ind.service_end_date = now + burst
-            ind.server.next_end_service_date = ind.service_end_date
+        if ind.state == WORK and self.waiting and now - ind.slice_start >= self.params.time_slice_us:
+            self._leave(ind, REAL_PROCESSORS)     # time slice over: back of the queue
             return
-        if ind.next_stop in (SCHEDULER_LOCK, REAL_PROCESSORS):
-            self._leave(ind)
+        self._extend(ind, now, burst)
+
+    def _serve_on(self, ind, now: float) -> None:
+        """Server work: a time slice done, or all of it."""
+        ind.work_left = ind.serve_end - now
+        if ind.work_left > 1e-9:
+            if self.waiting:
+                self._leave(ind, REAL_PROCESSORS)
+                return
+            self._extend(ind, now, min(ind.work_left, self.params.time_slice_us))
             return
-        ind.slices_left = self.params.slices_per_tx
-        ind.server_work_left = random.expovariate(1.0 / ((1 - self.params.client_share) * self.params.base_work_us))
+        p = self.params
+        self.scheduler_lock.acquire(p.sched_other_per_tx, now)
+        if now >= self.warmup:
+            self.totals["transactions"] += 1
+            self.totals["sched_spin_us"] += ind.other_spin_us
+        server = ind.guest
+        ind.guest = ind.customer_class = ind.client
+        ind.state, ind.slices_left = WORK, p.slices_per_tx
+        ind.work_left = random.expovariate(self.slice_rate)
+        self._release_vp(ind, IDLE, server)
+
+    def _client_done(self, ind, now: float) -> None:
+        """Client work done: the connection's server guest takes over (server work next)."""
+        p = self.params
+        ind.other_spin_us = p.sched_other_per_tx * self.scheduler_lock.wait_us(now)
+        ind.work_left = random.expovariate(self.server_rate) + ind.other_spin_us
+        ind.state = SERVE
         client = ind.guest
         ind.guest, ind.customer_class = ind.server_guest, SERVER
-        self._release_vp(ind, next_stop=REAL_PROCESSORS, guest=client)
+        self._release_vp(ind, REAL_PROCESSORS, client)
 
-    def _next_client_burst(self, ind, now: float) -> float | None:
-        """Guest lock and yield at the end of a client slice.
+    def _extend(self, ind, now: float, burst: float) -> None:
+        """Keep the processor for another burst, without leaving the node."""
+        ind.service_end_date = now + burst
+        ind.service_time = ind.service_end_date - ind.service_start_date
+        ind.server.next_end_service_date = ind.service_end_date
 
-        Returns the length of the VP's next burst when it keeps its processor
-        (fast-path spinning, or its next slice), or None when it leaves: to the
-        scheduler lock (normal path), to the back of the real-processor queue
-        (its time slice is over) or, with its client work done, onwards.
-        """
-        p = self.params
-        if ind.fast_extension:
-            ind.fast_extension = False          # the holder released the lock while this VP spun
-        else:
-            ind.redispatched = False            # after a normal-path yield the VP tries the lock again
-            holders = self.running_siblings(ind)
-            if holders and random.random() < 1 - (1 - p.contention) ** holders:
-                self.log.append((now, "siblings_queued", self.queued_siblings(ind)))
-                if self.takes_fast_path(ind):
-                    self.log.append((now, "fast", p.fast_diags_per_yield))
-                    ind.fast_extension = True
-                    return p.fast_diags_per_yield * (p.fast_cp_us + p.fast_spin_us)
-                self.log.append((now, "normal", float(p.diags_per_yield)))
-                ind.redispatched = True
-                ind.next_stop = SCHEDULER_LOCK
-                return None
-        ind.slices_left -= 1
-        self.log.append((now, "slice", 1.0))
-        if ind.slices_left == 0:
-            ind.next_stop = None
-            return None
-        if now - ind.service_start_date >= p.time_slice_us:
-            ind.next_stop = REAL_PROCESSORS             # time slice over: back of the queue
-            return None
-        return self.get_service_time(ind)
-
-    def _release_vp(self, ind, next_stop: int, guest=None):
-        """Leave with the VP freed; a connection parked in the same guest takes it over in place."""
-        guest = ind.guest if guest is None else guest
+    def _release_vp(self, ind, next_stop: int, guest: str) -> None:
+        """Leave ``guest``'s VP, freed; a connection parked in the same guest takes it over in place."""
         ind.holds_vp = False
-        ind.next_stop = next_stop
         if self.parked[guest]:
             self.handoff = self.parked[guest].popleft()
             self.handoff.holds_vp = True
             super().accept(self.handoff)
         else:
             self.holding[guest] -= 1
-        self._leave(ind)
+        self._leave(ind, next_stop, guest)
         self.handoff = None
 
-    def _leave(self, ind):
-        """Ciw's own end of service for ``ind``: release it to the node it is routed to."""
-        next_node = self.next_node(ind)
+    def _leave(self, ind, next_stop: int, guest: str | None = None) -> None:
+        """Ciw's own end of service for ``ind`` (on a VP of ``guest``): release it to ``next_stop``."""
+        self.running[ind.guest if guest is None else guest] -= 1
+        ind.next_stop = next_stop
+        next_node = self.simulation.nodes[next_stop]
         ind.destination = next_node.id_number
-        ind.server.next_end_service_date = float("Inf")
+        ind.service_end_date = self.simulation.current_time
+        ind.server.next_end_service_date = math.inf
         self.release(ind, next_node)
 
 
-class IdleNode(FIFONode):
+class FollowNodeDecision(ciw.routing.NodeRouting):
+    """Route a connection to the node :class:`RealProcessorNode` chose for it.
+
+    Mechanism: the outcome of a burst on a real processor (document: the
+    introduction's normal path, which puts the VP back in a real-processor
+    queue, and the end of a transaction's server work): the real-processor
+    node writes ``next_stop`` and this routing obeys it.
+    """
+
+    def __repr__(self):
+        return "FollowNodeDecision()"
+
+    def next_node(self, ind):
+        return self.simulation.nodes[ind.next_stop]
+
+
+class OffProcessorTime(ciw.dists.Distribution):
+    """Time a connection spends away from the real processors (exponential, mean ``mean_us``).
+
+    Mechanism: the workload parameter table's connections move 1 MB files
+    between a client and a server guest over virtual connections; between the
+    processor bursts of a transaction each end waits for the other without
+    holding a real processor.  The report gives no time for it:
+    :mod:`.calibration` sets the mean from the base runs' Total Util/Proc.
+    """
+
+    def __init__(self, mean_us: float):
+        self.mean_us = mean_us
+
+    def __repr__(self):
+        return f"OffProcessorTime(mean_us={self.mean_us:g})"
+
+    def sample(self, t=None, ind=None):
+        return random.expovariate(1.0 / self.mean_us) if self.mean_us > 0 else 0.0
+
+
+class IdleNode(DelayNode):
     """Time away from the processors; also gives each injected connection its identity.
 
     Mechanism: the connections of the workload parameter table (40 client
@@ -287,7 +411,8 @@ def start_connection(ind, index: int, p: DiagParams) -> None:
     ind.client = ind.customer_class
     ind.guest = ind.client
     ind.server_guest = f"server{(index // p.client_guests) % p.server_guests}"
-    ind.slices_left = p.slices_per_tx
-    ind.holds_vp = ind.redispatched = ind.fast_extension = False
-    ind.server_work_left = 0.0
+    ind.holds_vp = ind.in_queue = False
+    ind.state, ind.slices_left = WORK, p.slices_per_tx
+    ind.work_left = random.expovariate(p.slices_per_tx / (p.client_share * p.base_work_us))
+    ind.slice_start = ind.burst_start = ind.serve_end = ind.other_spin_us = ind.spin_start = ind.lock_wait_us = 0.0
     ind.next_stop = REAL_PROCESSORS

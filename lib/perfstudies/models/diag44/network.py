@@ -1,14 +1,14 @@
 """The Ciw network of the DIAG X'44' study and its one-replication model.
 
-Three nodes (the classes are in :mod:`.mechanism`)::
+Two nodes (the classes are in :mod:`.mechanism`)::
 
     REAL_PROCESSORS (RealProcessorNode, real_processors servers)
-        -> SCHEDULER_LOCK (one server)    normal-path yield, then back to REAL_PROCESSORS
-        -> REAL_PROCESSORS                time slice over, or client work done (server work next)
-        -> IDLE (IdleNode, infinite)      server work done; then the next transaction
+        -> REAL_PROCESSORS                a normal-path yield or a time slice puts the VP at the back
+                                          of the queue; or client work done (server work next)
+        -> IDLE (IdleNode, infinite)      server work done; away from the processors, then the next transaction
 
 Every connection is injected into ``IDLE`` just after time 0, one every
-millisecond (:func:`perfstudies.networks.closed_population` with a gap), and
+nanosecond (:func:`perfstudies.networks.closed_population` with a gap), and
 loops for ever: a closed population of ``connections``.
 """
 
@@ -16,11 +16,10 @@ import math
 
 import ciw
 
-from perfstudies.fifo import FIFONode
 from perfstudies.networks import closed_population, with_state
 from perfstudies.runner import run_ciw
 
-from .mechanism import (REAL_PROCESSORS, SERVER, BurstTime, FollowNodeDecision, IdleNode, Latency,
+from .mechanism import (IDLE, REAL_PROCESSORS, SERVER, FollowNodeDecision, IdleNode, OffProcessorTime,
                         RealProcessorNode, client_class)
 from .metrics import metrics
 from .params import DiagParams
@@ -36,7 +35,12 @@ def connections_per_client(params: DiagParams) -> dict[str, int]:
 
 
 def build_network(params: DiagParams) -> ciw.Network:
-    """The three-node Ciw network; every connection is injected into ``IDLE`` just after time 0."""
+    """The two-node Ciw network; every connection is injected into ``IDLE`` just after time 0.
+
+    The real-processor node decides every burst itself
+    (:meth:`.mechanism.RealProcessorNode.get_service_time`), so its service
+    distribution is a placeholder that is never sampled.
+    """
     counts = {name: n for name, n in connections_per_client(params).items() if n > 0}
     classes = [*counts, SERVER]
     never = ciw.dists.Sequential([math.inf])
@@ -45,23 +49,22 @@ def build_network(params: DiagParams) -> ciw.Network:
         return closed_population(count, gap=INJECTION_GAP_US).arrivals if count else never
 
     return ciw.create_network(
-        arrival_distributions={c: [never, never, inject(counts.get(c, 0))] for c in classes},
-        service_distributions={c: [BurstTime(params), ciw.dists.Deterministic(params.lock_hold_us * params.diags_per_yield),
-                                   Latency(params.latency_us)] for c in classes},
-        number_of_servers=[params.real_processors, 1, math.inf],
-        routing={c: ciw.routing.NetworkRouting(routers=[FollowNodeDecision(), ciw.routing.Direct(to=REAL_PROCESSORS),
-                                                        ciw.routing.Direct(to=REAL_PROCESSORS)])
+        arrival_distributions={c: [never, inject(counts.get(c, 0))] for c in classes},
+        service_distributions={c: [ciw.dists.Deterministic(0.0), OffProcessorTime(params.off_processor_us)]
+                               for c in classes},
+        number_of_servers=[params.real_processors, math.inf],
+        routing={c: ciw.routing.NetworkRouting(routers=[FollowNodeDecision(), ciw.routing.Direct(to=REAL_PROCESSORS)])
                  for c in classes},
     )
 
 
 def node_classes(params: DiagParams) -> list[type]:
     """The node class of each node, each given this run's parameters (:func:`with_state`)."""
-    return [with_state(RealProcessorNode, params=params), FIFONode, with_state(IdleNode, params=params)]
+    return [with_state(RealProcessorNode, params=params), with_state(IdleNode, params=params)]
 
 
 def model(params: DiagParams, seed: int) -> dict[str, float]:
     """One replication: the document's measured quantities, in the document's units."""
-    simulation, records = run_ciw(build_network(params), seed, params.max_time_us, params.warmup_us,
-                                  node_class=node_classes(params))
-    return metrics(params, simulation.nodes[REAL_PROCESSORS].log, records)
+    simulation, _ = run_ciw(build_network(params), seed, params.max_time_us, params.warmup_us,
+                            node_class=node_classes(params))
+    return metrics(params, simulation.nodes[REAL_PROCESSORS].totals)

@@ -21,6 +21,7 @@ Times are microseconds of real-processor time (the document's unit) unless a
 field says otherwise.
 """
 
+import math
 from dataclasses import dataclass
 
 from perfstudies.params import Params, param
@@ -29,6 +30,9 @@ STUDY = "diag44"
 DOCUMENT = "Extended Diagnose X'44' Fast Path (z/VM 5.2.0 performance report, IBM)"
 #: The base seed of calibration, comparison, the chapter's runs, widget re-runs and sweeps.
 SEED = 442_005
+#: The 5-way's own calibrated constants (from its base run EXPT5209; see :mod:`.calibration`):
+#: the 5-way runs take these in place of the defaults, which are the 9-way's.
+FIVE_WAY = {"contention": 0.188645}
 
 
 @dataclass(frozen=True)
@@ -48,75 +52,82 @@ class DiagParams(Params):
                                doc="single-processor server virtual machines (document: 20)")
 
     # --- workload constants (derived by calibration.calibrate from named cells) ---
-    base_work_us: float = param(50653.0, low=0.0, low_open=True, high=1e6, unit="us/tx",
-                                doc="processor time of one transaction when no lock is ever contended")
-    client_share: float = param(0.371263, low=0.0, low_open=True, high=1.0, high_open=True, unit="fraction",
+    base_work_us: float = param(50229.1, low=0.0, low_open=True, high=1e6, unit="us/tx",
+                                doc="processor time of one transaction besides DIAG 44s and lock spinning")
+    client_share: float = param(0.278456, low=0.0, low_open=True, high=1.0, high_open=True, unit="fraction",
                                 doc="share of the base work done by the client guest")
-    cp_share: float = param(0.371634, low=0.0, high=1.0, unit="fraction", doc="share of the base work that is CP time")
-    normal_cp_us: float = param(17.4534, low=0.0, high=1_000.0, unit="us/DIAG",
-                                doc="CP time of one normal-path DIAG 44 (yield, scheduler, redispatch)")
-    normal_spin_us: float = param(13.3065, low=0.0, high=1_000.0, unit="us/DIAG",
+    cp_share: float = param(0.367177, low=0.0, high=1.0, unit="fraction", doc="share of the base work that is CP time")
+    normal_cp_us: float = param(15.0634, low=0.0, high=1_000.0, unit="us/DIAG",
+                                doc="CP time of one normal-path DIAG 44 (yield, scheduler, redispatch), besides "
+                                    "spinning on the scheduler lock")
+    normal_spin_us: float = param(13.2176, low=0.0, high=1_000.0, unit="us/DIAG",
                                   doc="guest spinning (emulation time) before each normal-path DIAG 44")
-    fast_cp_us: float = param(3.15034, low=0.0, high=1_000.0, unit="us/DIAG", doc="CP time of one fast-path DIAG 44")
-    fast_spin_us: float = param(3.46339, low=0.0, high=1_000.0, unit="us/DIAG",
+    fast_cp_us: float = param(3.14213, low=0.0, high=1_000.0, unit="us/DIAG", doc="CP time of one fast-path DIAG 44")
+    fast_spin_us: float = param(3.4233, low=0.0, high=1_000.0, unit="us/DIAG",
                                 doc="guest spinning (emulation time) before each fast-path DIAG 44")
-    lock_hold_us: float = param(3.97672, low=0.0, low_open=True, high=100.0, unit="us/DIAG",
-                                doc="scheduler lock hold time of one normal-path DIAG 44 (system time)")
-    contention: float = param(0.280158, low=0.0, high=1.0, high_open=True, unit="probability",
+    contention: float = param(0.446859, low=0.0, high=1.0, high_open=True, unit="probability",
                               doc="chance, per running sibling VP, that a client slice ends on a held guest lock")
-    fast_diags_per_yield: float = param(285.671, low=0.0, high=10_000.0, unit="DIAG/yield",
-                                        doc="DIAG 44s a spinning VP issues while its fast-path yields keep it running")
-    latency_us: float = param(0.0, low=0.0, high=1e7, unit="us",
-                              doc="time a connection spends away from the processors per transaction "
-                                  "(network, files; not in the document, so 0)")
-    time_slice_us: float = param(5_000.0, low=100.0, high=1e6, unit="us",
-                                 doc="longest a VP runs before CP puts it back in the queue (z/VM's dispatching "
-                                     "time slice; assumed, the report does not give it)")
+    fast_diags_per_yield: float = param(585.187, low=1.0, high=10_000.0, unit="DIAG/yield",
+                                        doc="DIAG 44s a spinning VP issues on the fast path before the holder lets go")
+    normal_diags_per_yield: int = param(50, low=1, high=1_000, unit="DIAG/yield",
+                                        doc="normal-path DIAG 44s one simulated yield stands for (a coarsening, as "
+                                            "the old model's: the report gives no number)")
+    off_processor_us: float = param(364425.0, low=0.0, high=1e7, unit="us/tx",
+                                    doc="time a connection spends away from the real processors per transaction")
+    sched_hold_us: float = param(2.03546, low=0.0, low_open=True, high=1_000.0, unit="us",
+                                 doc="mean time CP holds its scheduler lock per acquisition")
+    sched_other_per_tx: float = param(983.015, low=0.0, high=1e5, unit="acquisitions/tx",
+                                      doc="scheduler-lock acquisitions per transaction by CP work other than "
+                                          "normal-path DIAG 44s")
+    system_per_normal_us: float = param(1.78148, low=0.0, high=1_000.0, unit="us/DIAG",
+                                        doc="CP system time of one normal-path DIAG 44 besides spinning on the "
+                                            "scheduler lock")
     accounting_ratio: float = param(0.898013, low=0.1, high=2.0, unit="ratio",
                                     doc="processor time utilization shows per microsecond the report charges")
+    time_slice_us: float = param(5_000.0, low=100.0, high=1e6, unit="us",
+                                 doc="longest a VP runs while others wait before CP puts it back in the queue "
+                                     "(z/VM's dispatching time slice; assumed, the report does not give it)")
 
     # --- coarsening and run length ---
-    slices_per_tx: int = param(40, low=1, high=1_000, unit="slices",
+    slices_per_tx: int = param(20, low=1, high=1_000, unit="slices",
                                doc="pieces a transaction's client work is cut into (a guest lock is taken after each)")
-    diags_per_yield: int = param(50, low=1, high=1_000, unit="DIAG/yield",
-                                 doc="normal-path DIAG 44s one simulated yield stands for")
     max_time_us: float = param(3.0e6, low=1e4, high=1e8, unit="us", doc="simulated time per replication")
-    warmup_us: float = param(3.0e5, low=0.0, high=1e7, unit="us", doc="simulated time discarded at the start")
+    warmup_us: float = param(5.0e5, low=0.0, high=1e7, unit="us",
+                             doc="simulated time discarded at the start (at least what MSER-5 finds on a pilot run)")
 
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup("warmup_us", "max_time_us")
-        self.check_event_budget(self.events_estimate(), ("max_time_us", "slices_per_tx", "real_processors"))
+        self.check_event_budget(self.events_estimate(), ("max_time_us", "slices_per_tx", "real_processors"),
+                                shrinking=("base_work_us", "off_processor_us", "time_slice_us"))
 
     def events_estimate(self) -> float:
-        """About how many Ciw events one replication needs (it errs high: 2 to 5 times the count at the report's runs).
+        """About how many Ciw events one replication needs (it errs high).
 
         Transactions: the run length times the highest transaction rate the
-        processors, the client VPs, the server VPs and (with a latency) the
-        connections allow, each transaction costing at least ``base_work_us``
-        of processor time.  Events per transaction: one per client slice and
-        three per first yield of a slice (chance ``1 - (1 - contention)^h``
-        with ``h`` the siblings that can run), one per time slice of work and
-        a few for the server and the idle node.  A VP whose normal-path yield
-        finds the lock held again yields again; those repeats (geometric in
-        the same chance) are bounded by what the one scheduler lock and the
-        processors can serve in the run, since each holds the lock
-        ``lock_hold_us`` and costs ``normal_cp_us + normal_spin_us`` per DIAG 44.
+        processors, the client VPs, the server VPs and the connections (each
+        away ``off_processor_us`` per transaction) allow, each transaction
+        costing at least ``base_work_us`` of processor time.  Events per
+        transaction: one per client slice, one per time slice of server work
+        and a few for the hand-overs and the idle node.  Yields come on top:
+        each slice yields again and again while the guest lock stays held (a
+        geometric number of times, with the chance ``1 - (1 - contention)^h``,
+        ``h`` the siblings that can run), each yield costing an event or two;
+        they are bounded by what the processors can serve in the run, since
+        each yield holds a processor for its DIAG 44s.
         """
         work = self.base_work_us
         rate = min(self.real_processors / work,
                    self.client_guests * self.client_vps / (self.client_share * work),
-                   self.server_guests / ((1 - self.client_share) * work))
-        if self.latency_us > 0:
-            rate = min(rate, self.connections / self.latency_us)
+                   self.server_guests / ((1 - self.client_share) * work),
+                   self.connections / self.off_processor_us if self.off_processor_us > 0 else math.inf)
         transactions = rate * self.max_time_us
+        per_transaction = self.slices_per_tx + (1 - self.client_share) * work / self.time_slice_us + 6
         siblings = min(self.client_vps, self.real_processors) - 1
-        first_yield = 1 - (1 - self.contention) ** siblings
-        all_yields = (1 - self.contention) ** -siblings - 1
-        per_transaction = self.slices_per_tx * (1 + 3 * first_yield) + work / self.time_slice_us + 3
-        yield_us = self.diags_per_yield * (self.normal_cp_us + self.normal_spin_us)
-        served = self.max_time_us / (self.lock_hold_us * self.diags_per_yield)
+        held = 1 - (1 - self.contention) ** siblings
+        yield_us = min(self.fast_diags_per_yield * (self.fast_cp_us + self.fast_spin_us),
+                       self.normal_diags_per_yield * (self.normal_cp_us + self.normal_spin_us))
+        yields = transactions * self.slices_per_tx * held / (1 - held) if held < 1 else math.inf
         if yield_us > 0:
-            served = min(served, self.real_processors * self.max_time_us / yield_us)
-        repeats = min(transactions * self.slices_per_tx * (all_yields - first_yield), served)
-        return transactions * per_transaction + 3 * repeats
+            yields = min(yields, self.real_processors * self.max_time_us / yield_us)
+        return transactions * per_transaction + 2 * yields
