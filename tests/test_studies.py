@@ -48,14 +48,21 @@ def test_study_module_provides_the_protocol(key):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_comparison_is_the_standard_table_with_its_roles(key):
+    """The standard table; every calibration cell names the parameter it sets and took.
+
+    How many cells a study predicts per calibrated parameter is a finding the
+    scoreboard shows (a model may honestly predict fewer cells than it
+    calibrates on), not a rule a test may push roles towards.
+    """
     table = study_comparison(key)
     assert list(table.columns) == COLUMNS
     assert set(table["study"]) == {key}
     assert set(table["document"]) == {study_module(key).DOCUMENT}
     assert {"calibration", "prediction"} <= set(table["role"]), "a study calibrates some cells and predicts others"
-    assert (table["role"] == "prediction").sum() >= (table["role"] == "calibration").sum()
     assert table["model"].map(math.isfinite).all(), "every compared cell has a finite model value"
     calibrated = table[table["role"] == "calibration"]
+    named = calibrated["note"].str.contains(r"\bsets\b", case=False)
+    assert named.all(), f"every calibration cell names the parameter it sets:\n{calibrated[~named]}"
     assert calibrated["within_tolerance"].all(), f"calibration did not take:\n{calibrated}"
 
 
