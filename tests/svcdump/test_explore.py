@@ -3,9 +3,10 @@
 import pytest
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.models.svcdump import calibrated_params, figures, sweep_points, widget_run
-from perfstudies.models.svcdump.explore import PANEL_FIELDS, SHOWN
-from perfstudies.models.svcdump.params import DumpParams
+from perfstudies.models.svcdump import calibrated_params, figures, model, sweep_points, widget_run
+from perfstudies.models.svcdump.explore import PANEL_FIELDS, PANEL_RANGES, SHOWN, WIDGET_CHUNKS, widget_params
+from perfstudies.models.svcdump.params import SEED, DumpParams
+from perfstudies.runner import replicate
 
 
 def test_widget_run_defaults_to_the_documents_first_setup():
@@ -19,6 +20,22 @@ def test_widget_run_shows_every_metric_with_an_interval_and_names_the_bottleneck
     assert len(table) == 8 and (table["95% CI half-width"] >= 0).all()
     assert table.attrs["bottleneck"] == "cpu"
     assert figures.widget_view(table).caption == "bottleneck by theory: cpu"
+
+
+@pytest.mark.parametrize("dump_blocks", [PANEL_RANGES["dump_blocks"][0], 490_000, PANEL_RANGES["dump_blocks"][1]])
+def test_the_panel_simulates_about_the_same_number_of_chunks_at_every_dump_size(dump_blocks):
+    """A re-run costs the same whatever the size: the chunks grow with the dump, not their number."""
+    params = widget_params(calibrated_params(dump_blocks=dump_blocks))
+    assert 0.95 * WIDGET_CHUNKS <= params.chunks <= WIDGET_CHUNKS
+    assert params.replace(chunk_blocks=1_000) == calibrated_params(dump_blocks=dump_blocks)
+
+
+def test_coarser_panel_chunks_keep_the_dump_time_near_the_comparisons_resolution():
+    """The panel's default (2,450-block chunks) and the comparison's 1,000-block chunks agree within 1%."""
+    coarse = widget_run()
+    fine = replicate(model, calibrated_params(), 5, SEED, progress=False)
+    assert coarse.loc[0, "mean"] == pytest.approx(fine.mean("elapsed_s"), rel=0.01)
+    assert coarse.loc[0, "mean"] >= coarse.loc[0, "bound"]
 
 
 def test_widget_run_refuses_anything_but_a_parameter_record():
