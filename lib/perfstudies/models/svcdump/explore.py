@@ -45,10 +45,10 @@ SHOWN = {
     "ipcs_s": "IPCS initialization (s)",
     "data_rate_mb_s": "data rate (MB/s)",
     "io_response_ms": "time of one I/O (ms)",
-    "cpu_util": "capture CPU utilization",
-    "volume_util": "volume utilization (mean)",
-    "channel_util": "channel path utilization",
-    "page_util": "page data set utilization",
+    "cpu_util": "capture CPU utilisation",
+    "volume_util": "volume utilisation (mean)",
+    "channel_util": "channel path utilisation",
+    "page_util": "page data set utilisation",
 }
 #: The columns a sweep is summarized by.
 SWEEP_KEYS = ["device", "channel", "channel_paths", "stripes"]
