@@ -2,10 +2,14 @@
 
 import pytest
 
+from perfstudies.data import load
+from perfstudies.tables import COLUMN_CHARS, width
+
 from perfstudies.accuracy import study_comparison
-from perfstudies.models.svcdump import calibrated_params, figures, sweep_points, widget_run
-from perfstudies.models.svcdump.explore import PANEL_FIELDS, SHOWN
-from perfstudies.models.svcdump.params import DumpParams
+from perfstudies.models.svcdump import calibrated_params, figures, model, sweep_points, widget_run
+from perfstudies.models.svcdump.explore import PANEL_FIELDS, PANEL_RANGES, SHOWN, WIDGET_CHUNKS, widget_params
+from perfstudies.models.svcdump.params import SEED, DumpParams
+from perfstudies.runner import replicate
 
 
 def test_widget_run_defaults_to_the_documents_first_setup():
@@ -18,7 +22,23 @@ def test_widget_run_shows_every_metric_with_an_interval_and_names_the_bottleneck
     table = widget_run(calibrated_params(device="ESS", stripes=4))
     assert len(table) == 8 and (table["95% CI half-width"] >= 0).all()
     assert table.attrs["bottleneck"] == "cpu"
-    assert figures.widget_view(table).caption == "bottleneck by theory: cpu"
+    assert figures.widget_view(table).caption == "bottleneck by theory: capture CPU"
+
+
+@pytest.mark.parametrize("dump_blocks", [PANEL_RANGES["dump_blocks"][0], 490_000, PANEL_RANGES["dump_blocks"][1]])
+def test_the_panel_simulates_about_the_same_number_of_chunks_at_every_dump_size(dump_blocks):
+    """A re-run costs the same whatever the size: the chunks grow with the dump, not their number."""
+    params = widget_params(calibrated_params(dump_blocks=dump_blocks))
+    assert 0.95 * WIDGET_CHUNKS <= params.chunks <= WIDGET_CHUNKS
+    assert params.replace(chunk_blocks=1_000) == calibrated_params(dump_blocks=dump_blocks)
+
+
+def test_coarser_panel_chunks_keep_the_dump_time_near_the_comparisons_resolution():
+    """The panel's default (2,450-block chunks) and the comparison's 1,000-block chunks agree within 1%."""
+    coarse = widget_run()
+    fine = replicate(model, calibrated_params(), 5, SEED, progress=False)
+    assert coarse.loc[0, "mean"] == pytest.approx(fine.mean("elapsed_s"), rel=0.01)
+    assert coarse.loc[0, "mean"] >= coarse.loc[0, "bound"]
 
 
 def test_widget_run_refuses_anything_but_a_parameter_record():
@@ -47,3 +67,36 @@ def test_chapter_charts_build_from_the_comparison():
         assert chart.to_dict()["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
     assert list(figures.calibration_table()["calibrated on"]) == ["ess_vs_3390_response", "ficon_vs_escon",
                                                                   "compression"]
+
+
+def test_every_reader_table_fits_the_text_column():
+    setup = load("svcdump", "setup").set_index("quantity")
+    for view in (figures.setup_view(setup), figures.io_time_view(), figures.calibration_view(),
+                 figures.resource_time_view(), figures.widget_view(widget_run())):
+        assert width(view) <= COLUMN_CHARS
+        assert not any("_" in str(column) for column in view.data.columns)
+
+
+def test_every_statement_has_a_short_label_for_the_chart():
+    table = study_comparison("svcdump")
+    assert set(table["row"]) == set(figures.STATEMENT_LABELS)
+    assert len(set(figures.STATEMENT_LABELS.values())) == len(figures.STATEMENT_LABELS)
+
+
+def test_the_network_diagram_keeps_a_full_grid_unit_between_neighbours():
+    """Boxes in one row at least one grid column apart, within four columns: labels stay at full size."""
+    boxes = next(part for part in figures.network().layer if part.to_dict()["mark"]["type"] == "rect")
+    nodes = boxes.data.to_dict("records")
+    xs = sorted({node["x"] for node in nodes})
+    assert max(xs) - min(xs) <= 3
+    for a in nodes:
+        for b in nodes:
+            if a is not b and abs(a["y"] - b["y"]) < 1 and a["x"] != b["x"]:
+                assert abs(a["x"] - b["x"]) >= 1
+
+
+def test_the_comparison_view_labels_each_cell_in_words():
+    table = study_comparison("svcdump")
+    shown = figures.comparison_view(table).table.perfstudies_text
+    assert len(shown) == len(table)
+    assert not shown["cell"].str.contains("_").any()

@@ -17,12 +17,12 @@ from perfstudies.models.svcdump import figures
 from perfstudies.models.svcdump.analytic import bottleneck, bound_elapsed_s, bound_ipcs_s, knee_stripes
 from perfstudies.models.svcdump.calibration import Calibration, calibrate, calibrated_params
 from perfstudies.models.svcdump.comparison import comparison
-from perfstudies.models.svcdump.explore import (PANEL_FIELDS, PANEL_RANGES, escon_slice, ipcs_sweep, stripe_sweep,
-                                                sweep_points, widget_run)
+from perfstudies.models.svcdump.explore import (PANEL_FIELDS, PANEL_RANGES, WIDGET_REPLICATIONS, escon_slice,
+                                                ipcs_sweep, stripe_sweep, sweep_points, widget_params, widget_run)
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
 from perfstudies.models.svcdump.params import CHANNELS, DEVICES, DOCUMENT, SEED, STUDY, DumpParams
 
 __all__ = ["STUDY", "DOCUMENT", "SEED", "model", "calibrate", "comparison", "widget_run", "sweep_points",
            "DumpParams", "DEVICES", "CHANNELS", "Calibration", "calibrated_params", "dump_model", "ipcs_model",
            "bound_elapsed_s", "bound_ipcs_s", "bottleneck", "knee_stripes", "stripe_sweep", "ipcs_sweep",
-           "escon_slice", "PANEL_FIELDS", "PANEL_RANGES", "figures"]
+           "escon_slice", "PANEL_FIELDS", "PANEL_RANGES", "WIDGET_REPLICATIONS", "widget_params", "figures"]

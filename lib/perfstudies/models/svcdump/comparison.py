@@ -145,22 +145,22 @@ def statement_specs() -> dict[str, Statement]:
                   tolerance=TIMING_VARIABILITY,
                   note="The calibrated I/O time ratio again, by construction: at one stripe the volume binds on "
                        "both devices (an I/O lasts longer than its connect time, and the calibrated capture CPU "
-                       "is below it), so the elapsed time is the volume's work and the ratio is "
-                       "ess_vs_3390_response's."),
+                       "is below it), so the elapsed time is the volume's work and the ratio is the calibrated "
+                       "one-I/O ratio."),
         Statement(cells["ess_vs_3390_data_rate"], "data_rate_mb_s", (one_3390, one_ess), role="derived",
                   tolerance=_range_tolerance("ess_vs_3390_data_rate", "the document prints only a range, 3-4 "
                                              "times, stored as its midpoint 3.5; the tolerance is the half-range"),
                   note="Reciprocal of the ESS/3390-3 elapsed-time ratio (data rate = dump size / elapsed time), "
                        "which is the calibrated I/O ratio: 1 / 0.25 = 4, the top of the document's 3-4."),
         Statement(cells["ess_vs_3390_response"], "io_response_ms", (one_3390, one_ess), role="calibration",
-                  tolerance=TIMING_VARIABILITY, note="Sets io_turnaround_ms (closed form, calibration.calibrate)."),
+                  tolerance=TIMING_VARIABILITY, note="Sets the turnaround per I/O (in closed form)."),
         Statement(cells["ficon_vs_escon"], "elapsed_s", (RECOMMENDED, dict(RECOMMENDED, channel="FICON")),
                   role="calibration", tolerance=TIMING_VARIABILITY,
-                  note="Sets capture_us_per_block on ESS with two stripes (the document does not say which "
-                       "configurations it averaged)."),
+                  note="Sets the capture CPU time per block, on ESS with two stripes (the document does not say "
+                       "which configurations it averaged)."),
         Statement(cells["compression"], "elapsed_s", (RECOMMENDED, dict(RECOMMENDED, compression=True)),
                   role="calibration", tolerance=COMPRESSION_VARIABILITY,
-                  note="Sets compression_cpu_factor on ESS with two stripes."),
+                  note="Sets the processor cost of compression, on ESS with two stripes."),
         Statement(cells["page_data_sets"], "elapsed_s", (RECOMMENDED, dict(RECOMMENDED, page_data_sets=8)),
                   role="derived", tolerance=PAGE_DATA_SET_VARIABILITY,
                   note="1 by construction of an assumption: the assumed paged fraction (1%, for the document's "
@@ -172,14 +172,14 @@ def statement_specs() -> dict[str, Statement]:
                        "filling and draining keeps the ratio a little below 2. (Not measured in the document.)"),
         Statement(cells["ipcs_stripes_2v1"], "ipcs_s", (one_ess, dict(one_ess, stripes=2)), role="derived",
                   tolerance=TIMING_VARIABILITY,
-                  note="Copy of stripes_2v1_ess by construction: IPCS is assumed to read a block at the cost of "
+                  note="A copy of the dump's two-stripe ratio on ESS, by construction: IPCS is assumed to read a block at the cost of "
                        "writing it and to spend the capture's CPU per block, so its demands are the dump's."),
         Statement(cells["ipcs_ess_vs_3390"], "ipcs_s", (one_3390, one_ess), role="derived",
                   tolerance=TIMING_VARIABILITY,
-                  note="The calibrated I/O time ratio again, by construction, as ess_vs_3390_elapsed: IPCS "
+                  note="The calibrated I/O time ratio again, by construction, as for the dump: IPCS "
                        "demands are the dump's, and one stripe is volume-bound on both devices."),
         Statement(cells["ipcs_linear"], "ipcs_s", (RECOMMENDED, doubled), role="derived",
-                  note="2 by construction, as linear_size: IPCS demands are linear in the dump size. "
+                  note="2 by construction, as for the dump: IPCS demands are linear in the dump size. "
                        "(Not measured in the document.)"),
     ]
     return {spec.key: spec for spec in specs}

@@ -1,9 +1,10 @@
 """Every table, chart and diagram the chapter shows, built from the model so the chapter's code cells stay short.
 
-Tables come from the closed forms of :mod:`.analytic` and the calibration;
-charts take the tidy summaries of :mod:`.explore` (a sweep summarized per
-configuration) or the comparison table and return Altair charts in the house
-style.
+Tables come from the closed forms of :mod:`.analytic` and the calibration, as
+DataFrames (``*_table``) and as the reader sees them (``*_view``, through
+:mod:`perfstudies.tables`); charts take the tidy summaries of :mod:`.explore`
+(a sweep summarized per configuration) or the comparison table and return
+Altair charts in the house style.
 """
 
 import altair as alt
@@ -12,38 +13,75 @@ import pandas as pd
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram
 from perfstudies.models.svcdump import analytic
-from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params
+from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params, statements
 from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
-from perfstudies.tables import percent, readable
+from perfstudies.tables import comparison, exact, number, percent, readable
 
 STRIPES = list(range(1, 9))
-X_STRIPES = alt.X("stripes:Q", title="stripes", axis=alt.Axis(tickMinStep=1, format="d"))
+X_STRIPES = alt.X("stripes:Q", axis=charts.integer_axis("stripes (dump volumes)"))
 #: How the chapter names the metrics it plots.
 RESOURCE_LABELS = {"cpu_util": "capture CPU", "volume_util": "volumes (mean)", "channel_util": "channel paths"}
+#: How the chapter names each resource of the bound.
+RESOURCE_WORDS = {"cpu": "capture CPU", "volumes": "volumes", "channel": "channel paths", "page": "page-in"}
+#: The measured setup's quantities in words.
+SETUP_WORDS = {"dump_blocks": "dump size", "block_bytes": "block size", "cpu_utilization": "processor busy",
+               "central_storage": "central storage", "measurement_variability": "timing variability (either way)"}
+#: A short name for each published statement, for chart axes.
+STATEMENT_LABELS = {
+    "stripes_2v1_3390": "2 vs 1 stripes, 3390-3", "stripes_2v1_ess": "2 vs 1 stripes, ESS",
+    "gain_4v2_3390": "gain past 2 stripes, 3390-3", "gain_4v2_ess": "gain past 2 stripes, ESS",
+    "ess_vs_3390_elapsed": "ESS vs 3390-3, dump time", "ess_vs_3390_data_rate": "ESS vs 3390-3, data rate",
+    "ess_vs_3390_response": "ESS vs 3390-3, one I/O", "ficon_vs_escon": "FICON vs ESCON",
+    "compression": "compression", "page_data_sets": "8 page data sets vs 1",
+    "linear_size": "double dump size", "ipcs_stripes_2v1": "IPCS, 2 vs 1 stripes",
+    "ipcs_ess_vs_3390": "IPCS, ESS vs 3390-3", "ipcs_linear": "IPCS, double dump size",
+}
 
 
 def network() -> alt.LayerChart:
     """The dump network: every effect of the document has a node."""
     return network_diagram(
         nodes=[("dump", 0, 1, "dump in storage\n(all chunks at t=0)"),
-               ("page", 0.8, 0, "page-in\n(page data sets)"),
-               ("cpu", 1.6, 1, "capture\n(busy CPU, 1 server)"),
-               ("v1", 2.4, 0, "volume 1"), ("v2", 2.4, 1, "volume 2"), ("vn", 2.4, 2, "volume N"),
-               ("chan", 3.2, 1, "channel paths\n(ESCON or FICON)")],
-        edges=[("dump", "page", "paged out"), ("dump", "cpu", "resident"), ("page", "cpu", ""),
-               ("cpu", "v1", "chunk 1, N+1, ..."), ("cpu", "v2", ""), ("cpu", "vn", ""),
+               ("page", 0.5, 0, "page-in\n(page data sets)"),
+               ("cpu", 1, 1, "capture\n(busy CPU, 1 server)"),
+               ("v1", 2, 0, "volume 1"), ("v2", 2, 1, "volume 2"), ("vn", 2, 2, "volume N"),
+               ("chan", 3, 1, "channel paths\n(ESCON or FICON)")],
+        edges=[("dump", "page", "paged out"), ("dump", "cpu", ""), ("page", "cpu", ""),
+               ("cpu", "v1", "chunks 1, N+1, ..."), ("cpu", "v2", ""), ("cpu", "vn", ""),
                ("v1", "chan", ""), ("v2", "chan", ""), ("vn", "chan", "")],
         title="The SVC dump as a Ciw network: each effect has a node")
 
 
+def setup_view(setup: pd.DataFrame):
+    """The measured setup (``data/svcdump/setup.csv``, indexed by quantity) as a reader sees it."""
+    fraction = setup["unit"] == "fraction"
+    frame = pd.DataFrame({"quantity": [SETUP_WORDS.get(key, key) for key in setup.index],
+                          "value": [percent(v) if f else exact(v) for v, f in zip(setup["value"], fraction)],
+                          "unit": setup["unit"].where(~fraction, "").to_numpy()})
+    return readable(frame)
+
+
+def _statement_words(key: str) -> str:
+    row = statements().loc[key]
+    device = "" if row["device"] == "both" else f", {row['device']}"
+    return f"{row['quantity']}, {row['comparison']}{device}: {row['published']:g}"
+
+
 def calibration_table() -> pd.DataFrame:
-    """The three calibrated costs, each beside the statement that set it."""
+    """The three calibrated costs, each beside the statement that set it (``calibrated on``: its key)."""
     calibration = calibrate()
-    labels = {"io_turnaround_ms": "turnaround per I/O (ms)", "capture_us_per_block": "capture CPU per block (us)",
+    labels = {"io_turnaround_ms": "turnaround per I/O (ms)", "capture_us_per_block": "capture CPU per block (µs)",
               "compression_cpu_factor": "compression CPU / capture CPU"}
     return pd.DataFrame({"cost": list(labels.values()),
                          "value": [getattr(calibration, name) for name in labels],
+                         "set so that": [_statement_words(CALIBRATED_ON[name]) for name in labels],
                          "calibrated on": [CALIBRATED_ON[name] for name in labels]})
+
+
+def calibration_view():
+    """:func:`calibration_table` as a reader sees it."""
+    return readable(calibration_table().drop(columns="calibrated on"),
+                    names={"set so that": "set so that the model meets"})
 
 
 def io_time_table() -> pd.DataFrame:
@@ -62,22 +100,64 @@ def io_time_table() -> pd.DataFrame:
     return table
 
 
+def io_time_view():
+    """:func:`io_time_table` as a reader sees it."""
+    return readable(io_time_table())
+
+
 def resource_time_table() -> pd.DataFrame:
     """Each resource's time for a one-stripe dump, the flattening point and what binds beyond it."""
     rows = []
     for device in DEVICES:
         for channel in CHANNELS:
             p = calibrated_params(device=device, channel=channel, stripes=1)
-            times = {f"{name} (s)": seconds for name, seconds in analytic.resource_times(p).items()}
+            resource = analytic.resource_times(p)
+            times = {f"{name} (s)": seconds for name, seconds in resource.items()}
+            # beyond the knee the largest of the other resources binds, however many stripes that takes
+            beyond = max((name for name in resource if name != "volumes"), key=resource.get)
             rows.append({"device": device, "channel": channel, **times,
                          "flattening at stripes": analytic.knee_stripes(p),
-                         "bottleneck beyond it": analytic.bottleneck(p.replace(stripes=max(STRIPES)))})
+                         "bottleneck beyond it": beyond})
     return pd.DataFrame(rows)
+
+
+def resource_time_view():
+    """:func:`resource_time_table` as a reader sees it (page-in, far below every other resource, left out)."""
+    table = resource_time_table().drop(columns="page (s)")
+    table["bottleneck beyond it"] = table["bottleneck beyond it"].map(RESOURCE_WORDS)
+    return readable(table, names={"cpu (s)": "capture CPU (s)", "volumes (s)": "volumes, 1 stripe (s)",
+                                  "channel (s)": "channel paths (s)", "flattening at stripes": "flattens at (stripes)",
+                                  "bottleneck beyond it": "then the bottleneck"},
+                    formats={"flattening at stripes": lambda v: number(v, 2)})
+
+
+def _with_interval(mean: float, half_width: float) -> str:
+    return f"{number(mean)}\u00a0±\u00a0{number(half_width, 2)}"
+
+
+def elapsed_view(elapsed: pd.DataFrame, bound: bool = True):
+    """Simulated time ± 95% half-width per stripe count and device (and each one's bound), as a reader sees it.
+
+    ``elapsed`` holds the rows of one metric of a sweep summary (``stripes``,
+    ``device``, ``mean``, ``half_width`` and, with ``bound``, ``bound``).
+    """
+    frame = pd.DataFrame({"stripes": STRIPES})
+    for device in DEVICES:
+        rows = elapsed[elapsed["device"] == device].set_index("stripes").loc[STRIPES]
+        frame[f"{device}: simulated (s)"] = [_with_interval(m, h) for m, h in zip(rows["mean"], rows["half_width"])]
+        if bound:
+            frame[f"{device}: bound (s)"] = rows["bound"].to_numpy()
+    return readable(frame, formats={"stripes": "count"})
+
+
+def above_bound(elapsed: pd.DataFrame) -> pd.Series:
+    """How far each simulated mean lies above its bottleneck bound, as a fraction of the bound."""
+    return elapsed["mean"] / elapsed["bound"] - 1
 
 
 def bound_chart() -> alt.FacetChart:
     """Each resource's time against stripes (ESCON, default paths): the highest line is the bound."""
-    rows = [{"device": device, "stripes": n, "resource": name, "seconds": seconds}
+    rows = [{"device": device, "stripes": n, "resource": RESOURCE_WORDS[name], "seconds": seconds}
             for device in DEVICES for n in STRIPES
             for name, seconds in analytic.resource_times(calibrated_params(device=device, stripes=n)).items()
             if name != "page"]
@@ -86,8 +166,9 @@ def bound_chart() -> alt.FacetChart:
         y=alt.Y("seconds:Q", title="time the resource alone needs (s)", scale=alt.Scale(type="log")),
         color=alt.Color("resource:N", title="resource"),
         tooltip=["device", "stripes", "resource", alt.Tooltip("seconds:Q", format=".1f")],
-    ).properties(width=260, height=240).facet(column=alt.Column("device:N", title=None)).properties(
-        title="Bottleneck bound on ESCON, two paths: the highest line sets the dump time")
+    ).properties(width=charts.panel_width(2), height=240).facet(
+        column=alt.Column("device:N", title=None), spacing=charts.PANEL_GAP).properties(
+        title=charts.wrapped_title("Bottleneck bound on ESCON, two paths: the highest line sets the dump time"))
 
 
 def elapsed_chart(elapsed: pd.DataFrame) -> alt.LayerChart:
@@ -95,8 +176,9 @@ def elapsed_chart(elapsed: pd.DataFrame) -> alt.LayerChart:
     base = alt.Chart(elapsed).encode(x=X_STRIPES, color=alt.Color("device:N", title="device"))
     band = base.mark_area(opacity=0.25).encode(y=alt.Y("low:Q", title="dump elapsed time (s)"), y2="high:Q")
     line = base.mark_line(point=True).encode(
-        y="mean:Q", tooltip=["device", "stripes", alt.Tooltip("mean:Q", format=".1f"),
-                             alt.Tooltip("half_width:Q", format=".2f"), alt.Tooltip("bound:Q", format=".1f")])
+        y="mean:Q", tooltip=["device", "stripes", alt.Tooltip("mean:Q", format=".1f", title="simulated (s)"),
+                             alt.Tooltip("half_width:Q", format=".2f", title="95% CI ± (s)"),
+                             alt.Tooltip("bound:Q", format=".1f", title="bound (s)")])
     bound = alt.Chart(elapsed).mark_line(strokeDash=[4, 3], color="#777777").encode(
         x=X_STRIPES, y="bound:Q", detail="device:N")
     return (band + line + bound).properties(
@@ -104,32 +186,25 @@ def elapsed_chart(elapsed: pd.DataFrame) -> alt.LayerChart:
 
 
 def utilization_chart(summary: pd.DataFrame) -> alt.FacetChart:
-    """Mean utilization of capture CPU, volumes and channel paths against stripes, per device."""
+    """Mean utilisation of capture CPU, volumes and channel paths against stripes, per device."""
     frame = summary[summary["metric"].isin(list(RESOURCE_LABELS))].replace({"metric": RESOURCE_LABELS})
     return alt.Chart(frame).mark_line(point=True).encode(
-        x=X_STRIPES, y=alt.Y("mean:Q", title="utilization", scale=alt.Scale(domain=[0, 1.05])),
+        x=X_STRIPES, y=alt.Y("mean:Q", title="utilisation (share of time busy)", scale=alt.Scale(domain=[0, 1.05]),
+                             axis=alt.Axis(format="%")),
         color=alt.Color("metric:N", title="resource"),
-        tooltip=["device", "stripes", "metric", alt.Tooltip("mean:Q", format=".3f")],
-    ).properties(width=260, height=220).facet(column=alt.Column("device:N", title=None)).properties(
-        title="Utilization of each resource, ESCON, two paths")
+        tooltip=["device", "stripes", alt.Tooltip("metric:N", title="resource"),
+                 alt.Tooltip("mean:Q", format=".1%", title="utilisation")],
+    ).properties(width=charts.panel_width(2), height=220).facet(
+        column=alt.Column("device:N", title=None), spacing=charts.PANEL_GAP).properties(
+        title=charts.wrapped_title("Utilisation of each resource, ESCON, two paths"))
 
 
 def comparison_view(table: pd.DataFrame):
-    """The comparison table as a reader sees it: baselines and their verdicts on predicted cells only."""
-    predicted = table["role"] == "prediction"
-    frame = pd.DataFrame({
-        "statement": table["row"], "role": table["role"], "published": table["published"],
-        "model": table["model"], "95% CI ±": table["ci_half_width"], "error": table["rel_error"],
-        "tolerance": [f"±{value:.0%}" if kind == "relative" else f"±{value:g}"
-                      for value, kind in zip(table["tolerance"], table["tolerance_kind"])],
-        "within tolerance": table["within_tolerance"],
-        "no-change baseline": table["baseline"].where(predicted),
-        "beats baseline": table["beats_baseline"].where(predicted),
-        "weak evidence": table["weak_evidence"].where(predicted),
-        "how the model gets it": table["note"],
-    })
-    return readable(frame, formats={"error": lambda v: percent(v, 1, signed=True), "model": lambda v: f"{v:.3f}",
-                                    "95% CI ±": lambda v: f"{v:.4f}"})
+    """The standard published-vs-model table (:func:`perfstudies.tables.comparison`), each cell labelled
+    by the statement's words (quantity · comparison · device) rather than by its key."""
+    words = statements().loc[table["row"]]
+    return comparison(table.assign(table=words["quantity"].to_numpy(), row=words["comparison"].to_numpy(),
+                                   column=words["device"].to_numpy()))
 
 
 def statement_chart(table: pd.DataFrame, reach: float = 3.0) -> alt.LayerChart:
@@ -138,42 +213,51 @@ def statement_chart(table: pd.DataFrame, reach: float = 3.0) -> alt.LayerChart:
     Baselines further than ``reach`` tolerances away are drawn at the edge (their tooltip keeps the value).
     """
     frame = table.assign(allowed=table["tolerance"].where(table["tolerance_kind"] == "absolute",
-                                                          table["tolerance"] * table["published"].abs()))
+                                                          table["tolerance"] * table["published"].abs()),
+                         statement=table["row"].map(STATEMENT_LABELS))
     frame = frame.assign(error=(frame["model"] - frame["published"]) / frame["allowed"],
                          error_low=(frame["model"] - frame["ci_half_width"] - frame["published"]) / frame["allowed"],
                          error_high=(frame["model"] + frame["ci_half_width"] - frame["published"]) / frame["allowed"],
                          baseline_error=((frame["baseline"] - frame["published"]) / frame["allowed"]).clip(-reach, reach))
     order = list(frame.sort_values("role", key=lambda r: r.map({"prediction": 0, "derived": 1, "calibration": 2}),
-                                   kind="stable")["row"])
-    y = alt.Y("row:N", title=None, sort=order)
-    x = alt.X("error:Q", title="(model - published) / tolerance", scale=alt.Scale(domain=[-reach, reach]))
+                                   kind="stable")["statement"])
+    y = alt.Y("statement:N", title=None, sort=order)
+    x = alt.X("error:Q", title="error in tolerances",
+              scale=alt.Scale(domain=[-reach, reach]))
     accepted = alt.Chart(pd.DataFrame({"low": [-1.0], "high": [1.0]})).mark_rect(
         color=charts.PUBLISHED_COLOR, opacity=0.12).encode(x="low:Q", x2="high:Q")
     centre = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color=charts.PUBLISHED_COLOR).encode(x="zero:Q")
     ci = alt.Chart(frame).mark_rule(color=charts.MODEL_COLOR).encode(x="error_low:Q", x2="error_high:Q", y=y)
     baseline = alt.Chart(frame.dropna(subset=["baseline_error"])).mark_point(
-        shape="cross", size=60, color="#777777").encode(
-        x="baseline_error:Q", y=y, tooltip=["row", "published", "baseline", "role"])
-    points = alt.Chart(frame).mark_point(filled=True, size=70, color=charts.MODEL_COLOR).encode(
-        x=x, y=y, shape=alt.Shape("role:N", title="role"),
-        tooltip=["row", "column", "published", alt.Tooltip("model:Q", format=".3f"),
-                 alt.Tooltip("ci_half_width:Q", format=".4f"), "tolerance", "tolerance_kind", "baseline", "role",
-                 "note"])
+        shape="cross", size=60, color="#777777", opacity=1).encode(
+        x="baseline_error:Q", y=y, tooltip=["statement", "published", alt.Tooltip("baseline:Q", title="no-change baseline"),
+                                            "role"])
+    points = alt.Chart(frame).mark_point(filled=True, size=70, color=charts.MODEL_COLOR, opacity=1).encode(
+        x=x, y=y, shape=alt.Shape("role:N", title="role", scale=alt.Scale(
+            domain=["prediction", "derived", "calibration"], range=["circle", "triangle-up", "square"])),
+        tooltip=["statement", "published", alt.Tooltip("model:Q", format=".3f"),
+                 alt.Tooltip("ci_half_width:Q", format=".4f", title="95% CI ±"), "role"])
     return (accepted + centre + ci + baseline + points).properties(
-        width=420, height=380,
-        title="Each cell: model (dots) and no-change baseline (crosses) minus published, in tolerances")
+        height=380, title="Each cell: model (dots) and no-change baseline (crosses) minus published, in tolerances")
 
 
 def stripe_slider_chart(sweep: pd.DataFrame) -> alt.LayerChart:
     """The kernel-free slider chart: dump time against stripes, one slice per number of channel paths."""
     return charts.slider_chart(sweep[sweep["metric"] == "elapsed_s"], x="stripes", y="mean", slider="channel_paths",
-                               color="setup", low="low", high="high", x_title="stripes",
+                               color="setup", low="low", high="high", x_title="stripes (dump volumes)",
                                y_title="dump elapsed time (s)", slider_name="channel paths",
-                               title="Dump time against stripes (95% CI bands)").configure_axisX(tickMinStep=1,
-                                                                                                 format="d")
+                               color_title="device, channel", title="Dump time against stripes (95% CI bands)")
 
 
 def widget_view(result: pd.DataFrame):
-    """How the live panel shows one :func:`~.explore.widget_run` result: the table, captioned with the bottleneck."""
-    return result.style.format(precision=3, na_rep="").hide(axis="index").set_caption(
-        f"bottleneck by theory: {result.attrs['bottleneck']}")
+    """How the live panel shows one :func:`~.explore.widget_run` result: the table, captioned with the bottleneck.
+
+    Utilisations show as percentages, every other metric to three significant figures.
+    """
+    share = result["metric"].str.contains("utilisation")
+    frame = pd.DataFrame({
+        "metric": result["metric"],
+        "simulated mean": [percent(v, 1) if s else number(v) for v, s in zip(result["mean"], share)],
+        "95% CI ±": [percent(v, 2) if s else number(v, 2) for v, s in zip(result["95% CI half-width"], share)],
+        "bottleneck bound (s)": result["bound"]})
+    return readable(frame).set_caption(f"bottleneck by theory: {RESOURCE_WORDS[result.attrs['bottleneck']]}")
