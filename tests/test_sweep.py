@@ -83,7 +83,7 @@ class _RecordingPool:
 
     asked: list = []
 
-    def __init__(self, max_workers):
+    def __init__(self, max_workers, mp_context=None):
         _RecordingPool.asked.append(max_workers)
 
     def __enter__(self):
@@ -98,6 +98,18 @@ class _RecordingPool:
 
 def _constant(params, seed):
     return {"x": float(seed % 7)}
+
+
+def _parent(params, seed):
+    return {"parent": float(os.getppid())}
+
+
+def test_local_workers_are_not_forks_of_the_caller():
+    """A kernel's threads may hold locks when it forks; workers come from a clean fork server."""
+    if available_cpus() < 2:
+        pytest.skip("one CPU: the sweep runs in-process")
+    runs = run_sweep(_parent, POINTS, replications=2, max_workers=2, progress=False)
+    assert os.getpid() not in set(runs["value"].astype(int)), "a worker was forked from the caller"
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ limit is lifted only by ``oversubscribe=True``, and ``max_workers`` is at most
 :data:`CONNECT_TIMEOUT_S`.
 """
 
+import multiprocessing
 import os
 import pickle
 import re
@@ -44,6 +45,11 @@ WORKER_TIMEOUT_S = 60.0
 HANDSHAKE_MAX_BYTES = 65_536
 #: Characters of a failed chunk child's stderr quoted in the error.
 STDERR_TAIL = 4_000
+#: How local worker processes start.  Not by forking the caller: a Jupyter kernel runs threads
+#: (ZMQ I/O, heartbeat, history), and a child forked while one of them holds a lock inherits it
+#: held for ever.  A fork server is a clean single-threaded process that has imported this module
+#: once, so workers still start in milliseconds.  (Python 3.14 makes it the default on Linux.)
+START_METHOD = "forkserver"
 
 
 def available_cpus() -> int:
@@ -220,10 +226,17 @@ def _execute(model: Model, tasks: list, scheduler: str | None, max_workers: int 
     elif workers == 1:
         results = [_run_task(task) for task in progress_bar(tasks, **bar)]
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_start_context()) as pool:
             chunk = max(1, len(tasks) // (4 * workers))
             results = list(progress_bar(pool.map(_run_task, tasks, chunksize=chunk), **bar))
     return pd.DataFrame([row for rows in results for row in rows])
+
+
+def _start_context():
+    """The multiprocessing context of local workers (:data:`START_METHOD`, preloading this module)."""
+    context = multiprocessing.get_context(START_METHOD)
+    context.set_forkserver_preload([__name__])
+    return context
 
 
 def _run_task(task) -> list[dict]:
