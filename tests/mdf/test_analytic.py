@@ -73,3 +73,36 @@ def test_hold_grows_with_slice_length_and_matches_theory():
         theory = 1000.0 * analytic.mean_hold(params.windows("IMS"))
         assert held[p] == pytest.approx(theory, rel=0.2)
     assert held[1] > held[3] > held[5] > 0
+
+
+# --- warm-up deletion against MSER-5 (issue 20) ----------------------------------------------------------
+
+def test_warmup_is_at_least_what_mser5_finds_on_a_pilot_run():
+    """Each configuration family the comparison runs deletes at least MSER-5's transient.
+
+    MSER-5 (White, K. P. 1997, "An effective truncation heuristic for bias reduction in simulation
+    output", Simulation 69(6), 323-334) on one pilot replication without deletion, at the most loaded
+    configuration of each family: the device (IMS representative device at parameter 1, its
+    parameter-3 load raised 5% as the IMS ETR there allows), the IMS domain at parameter 1 (the
+    4705 bottleneck, the slowest to fill) and the TSO domain at parameter 3.
+    """
+    from perfstudies.delay import DelayNode
+    from perfstudies.models.mdf.calibration import calibrate
+    from perfstudies.models.mdf.mechanism import DEVICE, PROCESSORS
+    from perfstudies.models.mdf.network import device_network, device_node_classes, ims_network, tso_network
+    from perfstudies.warmup import pilot_warmup
+
+    calibration = calibrate()
+    average = calibration.device("IMS average")
+    device = DeviceParams(scheduling_parameter=1, domain="IMS", rate=1.05 * average.anchor_rate,
+                          service_ms=average.service_ms, scv=average.scv, switch_ms=calibration.switch_ms,
+                          rmf_rule=calibration.rmf_rule)
+    found = pilot_warmup(device_network(device), SEED, device.max_time, metric="waiting_time", node=DEVICE,
+                         node_class=device_node_classes(device))
+    assert device.warmup >= found.time, found
+    ims = calibration.ims.replace(scheduling_parameter=1)
+    found = pilot_warmup(ims_network(ims), SEED, ims.max_time, node=PROCESSORS, node_class=DelayNode)
+    assert ims.warmup >= found.time, found
+    tso = calibration.tso
+    found = pilot_warmup(tso_network(tso), SEED, tso.max_time, node=2, node_class=DelayNode)
+    assert tso.warmup >= found.time, found

@@ -5,7 +5,9 @@ import pytest
 from perfstudies.accuracy import study_comparison
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, Calibration, calibrate, channel_ios_per_message,
-                                                device_calibrations, ims_calibration, tables)
+                                                device_calibrations, ims_calibration, nearest_rule, rule_cell,
+                                                switch_calibration, switch_from_etr_ratio, tables)
+from perfstudies.models.mdf.params import RMF_RULES
 
 
 def test_device_service_is_base_resp_minus_iosq_and_variability_gives_base_iosq():
@@ -18,7 +20,7 @@ def test_device_service_is_base_resp_minus_iosq_and_variability_gives_base_iosq(
         service = device.service_ms / 1000
         wait = analytic.pollaczek_khinchine_wait(base["rate_per_s"], service, service**2 * (1 + device.scv))
         assert 1000 * wait == pytest.approx(base["iosq_ms"])
-        assert [cell.column for cell in device.cells] == ["BASE"] * 3
+        assert [cell.column for cell in device.cells] == ["BASE"] * 3 + ["3"]     # the parameter-3 rate: load
 
 
 def test_representative_devices_take_their_domains_mean_variability():
@@ -56,3 +58,24 @@ def test_calibrated_cells_hit_their_targets():
     assert set(device_tables[device_tables["role"] == "calibration"]["column"]) == {"BASE", "3"}
     domains = table[table["table"].isin(["Table 3", "Table 4"]) & (table["role"] == "calibration")]
     assert set(domains["column"]) == {"3"}
+
+
+def test_switch_overhead_from_the_stated_etr_fall():
+    # Section 7.0: TSO's ETR falls 2% from parameter 1 (30 ms slices) to 5 (10 ms)
+    d = switch_from_etr_ratio(0.98, 10.0, 30.0)
+    assert d == pytest.approx(0.297, abs=0.001)
+    assert (1 - d / 10) / (1 - d / 30) == pytest.approx(0.98)
+    assert switch_calibration() == pytest.approx(d)
+    assert switch_from_etr_ratio(1.0, 10.0, 20.0) == 0.0
+    with pytest.raises(ValueError, match="ratio, slice_ms, reference_slice_ms"):
+        switch_from_etr_ratio(1.2, 10.0, 20.0)
+    with pytest.raises(ValueError, match="slice_ms < reference_slice_ms"):
+        switch_from_etr_ratio(0.9, 20.0, 10.0)
+
+
+def test_rmf_rule_is_the_nearest_on_its_named_cell():
+    calibration = calibrate()
+    assert rule_cell().where.startswith("Table 1") and rule_cell().value == 6.54
+    assert set(calibration.rule_estimates) == set(RMF_RULES)
+    assert calibration.rmf_rule == nearest_rule(calibration.rule_estimates, 6.54)
+    assert nearest_rule({"a": 1.0, "b": 5.0}, 4.0) == "b"

@@ -85,7 +85,7 @@ def test_front_end_routing_sends_a_message_in_then_its_reply_out():
 
 
 def test_build_network_builds_each_record_and_refuses_others():
-    assert build_network(DeviceParams()).number_of_nodes == 1
+    assert build_network(DeviceParams()).number_of_nodes == 2     # the device and RMF's sampler
     assert build_network(ImsParams()).number_of_nodes == 4
     assert build_network(TsoParams()).number_of_nodes == 2
     with pytest.raises(ValueError, match="params = 3 has the wrong type"):
@@ -109,7 +109,7 @@ def test_pend_disc_conn_are_not_changed_by_slicing():
     # RMF's RESP - IOSQ is the transfer time whatever the slices (Section 4.0)
     for p in (1, 5):
         metrics = model(DeviceParams(scheduling_parameter=p, **SHORT_DEVICE), SEED)
-        assert metrics["resp_ms"] - metrics["iosq_ms"] == pytest.approx(17.0)
+        assert metrics["resp_ms"] - metrics["rmf_iosq_ms"] == pytest.approx(17.0)
 
 
 def test_front_end_queues_shrink_as_slices_shorten():
@@ -127,10 +127,11 @@ def test_same_seed_same_numbers():
 
 
 PINNED = {  # computed once with Ciw 3.2.7 and pinned; a change means the model's numbers changed
-    "device_iosq_ms": 27.467168059857467,
-    "ims_response_s": 0.46061111377294617,
-    "ims_etr_per_s": 11.56,
-    "tso_response_s": 0.11391513460103951,
+    "device_iosq_ms": 29.16667230193672,
+    "device_rmf_iosq_ms": 26.286291151343608,
+    "ims_response_s": 0.5681476981915038,
+    "ims_etr_per_s": 12.56,
+    "tso_response_s": 0.12612108782055556,
 }
 
 
@@ -139,6 +140,35 @@ def test_seeded_regression_values():
     ims = ims_model(ImsParams(**SMALL_IMS), SEED)
     tso = tso_model(TsoParams(**SMALL_TSO), SEED)
     assert device["iosq_ms"] == pytest.approx(PINNED["device_iosq_ms"], rel=1e-9)
+    assert device["rmf_iosq_ms"] == pytest.approx(PINNED["device_rmf_iosq_ms"], rel=1e-9)
     assert ims["ims_response_s"] == pytest.approx(PINNED["ims_response_s"], rel=1e-9)
     assert ims["ims_etr_per_s"] == pytest.approx(PINNED["ims_etr_per_s"], rel=1e-9)
     assert tso["tso_response_s"] == pytest.approx(PINNED["tso_response_s"], rel=1e-9)
+
+
+# --- RMF's sampler (issue 18) ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rule", ["missed", "after clearing"])
+def test_the_sampler_reports_on_average_what_the_expected_estimate_says(rule):
+    from perfstudies.runner import replicate
+
+    params = DeviceParams(scheduling_parameter=1, rate=25.0, rmf_rule=rule, **SHORT_DEVICE)
+    runs = replicate(model, params, 6, SEED, progress=False)
+    sampled, expected = runs.mean("rmf_sampled_iosq_ms"), runs.mean("rmf_iosq_ms")
+    assert sampled == pytest.approx(expected, rel=0.1)
+
+
+def test_rmf_under_slicing_is_below_the_true_iosq_unless_it_samples_every_moment_alike():
+    metrics = model(DeviceParams(scheduling_parameter=1, rate=25.0, **SHORT_DEVICE), SEED)
+    # 'before clearing' samples the frozen queue: Little's law, the true mean up to the run's edges
+    assert metrics["rmf_before_clearing_ms"] == pytest.approx(metrics["iosq_ms"], rel=0.02)
+    assert metrics["rmf_missed_ms"] < metrics["iosq_ms"] and metrics["rmf_after_clearing_ms"] < metrics["iosq_ms"]
+    unsliced = model(DeviceParams(sliced=False, rate=25.0, **SHORT_DEVICE), SEED)
+    assert unsliced["rmf_missed_ms"] == unsliced["rmf_after_clearing_ms"] == unsliced["rmf_before_clearing_ms"]
+
+
+def test_rmf_records_refuse_bad_input():
+    with pytest.raises(ValueError, match="rmf_cycle_ms"):
+        DeviceParams(rmf_cycle_ms=100.0)
+    with pytest.raises(ValueError, match="rmf_rule"):
+        DeviceParams(rmf_rule="sometimes")

@@ -64,9 +64,9 @@ def test_a_device_its_held_completions_make_unstable_is_refused_with_the_reason(
 def test_the_refusal_sits_exactly_at_the_held_capacity():
     params = DeviceParams(device="3350", rate=1.0)
     capacity = 1.0 / held_busy_time(params.windows("IMS"), params.hardware_s, params.scv)
-    assert capacity == pytest.approx(31.65, abs=0.05)
+    assert capacity == pytest.approx(31.52, abs=0.05)   # 0.30 ms switch (Section 7.0)
     DeviceParams(device="3350", rate=0.995 * capacity)
-    with pytest.raises(ValueError, match="allowed rate < 31.6 I/O per s"):
+    with pytest.raises(ValueError, match="allowed rate < 31.5 I/O per s"):
         DeviceParams(device="3350", rate=1.005 * capacity)
     with pytest.raises(ValueError, match="PanelParams.device_rate = 45.0 is out of range: with completions held"):
         PanelParams(device_rate=45.0)
@@ -109,5 +109,5 @@ def test_the_defaults_and_every_configuration_the_chapter_runs_are_accepted():
             name = "IMS-C23" if device.name == "IMS average" else "TSO-CC1" if device.name == "TSO average" \
                 else device.name
             load_ratio = devices.loc[(name, column), "rate_per_s"] / devices.loc[(name, "BASE"), "rate_per_s"]
-            records.append(device_point(device, column, 1.1 * device.base_rate * load_ratio))
+            records.append(device_point(device, column, 1.1 * device.base_rate * load_ratio, calibration))
     assert all(record.events() <= MAX_EVENTS for record in records if hasattr(record, "events"))

@@ -17,8 +17,8 @@ from perfstudies.models.mdf.analytic import frontend_capacity, held_device_iosq,
 from perfstudies.models.mdf.calibration import Calibration, calibrate
 from perfstudies.models.mdf.comparison import comparison
 from perfstudies.models.mdf.explore import (capacity_table, device_by_parameter, held_iosq_table, hold_table,
-                                            ims_bounds_table, panel_defaults, panel_view, slice_table, sweep,
-                                            sweep_curves, sweep_points, widget_run)
+                                            ims_bounds_table, mva_table, panel_defaults, panel_view, slice_table,
+                                            sweep, sweep_curves, sweep_points, widget_run)
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart)
 from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
@@ -29,6 +29,7 @@ __all__ = ["STUDY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "buil
            "Calibration", "comparison", "widget_run", "panel_defaults", "panel_view", "sweep_points", "sweep",
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",
-           "slice_table", "hold_table", "capacity_table", "held_iosq_table", "ims_bounds_table", "device_by_parameter",
+           "slice_table", "hold_table", "capacity_table", "held_iosq_table", "ims_bounds_table", "mva_table",
+           "device_by_parameter",
            "ims_network_diagram", "held_interrupt_timeline", "table1_chart", "throughput_chart",
            "response_parts_chart", "sweep_chart"]

@@ -6,7 +6,8 @@ simulation to them where they are exact.  Times are in seconds, rates per
 second.
 """
 
-from perfstudies.models.mdf.params import ImsParams, Windows
+from perfstudies import mva
+from perfstudies.models.mdf.params import ImsParams, TsoParams, Windows
 
 
 def hold_moments(windows: Windows) -> tuple[float, float]:
@@ -137,3 +138,34 @@ def ims_bounds(p: ImsParams) -> dict:
     return {"frontend_capacity_tx_per_s": capacities["4705"], "cpu_capacity_tx_per_s": capacities["processors"],
             "bottleneck": min(capacities, key=capacities.get), "unloaded_response_s": unloaded,
             "etr_bound_per_s": throughput, "response_bound_s": response}
+
+
+# --- exact MVA of the two domains' closed networks (product-form references) ---------------------
+
+def ims_demands(p: ImsParams) -> dict[str, float]:
+    """Service demand (s per transaction) of each station of the IMS domain, for exact MVA.
+
+    Product form needs load-independent, exponential stations, so each
+    mechanism enters only through its long-run capacity: the 4705 carries two
+    messages per transaction at its held-exchange capacity
+    (:func:`frontend_capacity`), each IMS processor gives the domain
+    ``fraction`` of a second of work per second (two servers), and the
+    database I/O is a delay of ``io_per_transaction`` responses at the BASE
+    response time, holds left out.
+    """
+    windows = p.windows("IMS")
+    return {"4705": 2.0 / frontend_capacity(windows, p.frontend_ms / 1000.0),
+            "IMS processors": p.cpu_ms / 1000.0 / windows.fraction,
+            "database I/O": p.io_per_transaction * p.io_response_ms / 1000.0}
+
+
+def ims_mva(p: ImsParams) -> mva.Solution:
+    """Exact MVA of the IMS domain: ``terminals`` thinking ``think_s``, demands of :func:`ims_demands`."""
+    return mva.exact(ims_demands(p), population=p.terminals, think_time=p.think_s, delay=["database I/O"],
+                     servers={"IMS processors": p.processors})
+
+
+def tso_mva(p: TsoParams) -> mva.Solution:
+    """Exact MVA of the TSO domain: ``users`` thinking ``think_s`` and the sliced processors (two servers)."""
+    return mva.exact({"TSO processors": p.cpu_ms / 1000.0 / p.windows("TSO").fraction}, population=p.users,
+                     think_time=p.think_s, servers={"TSO processors": p.processors})

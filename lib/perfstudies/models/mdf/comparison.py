@@ -4,18 +4,22 @@
 
 * *calibration*: the BASE columns of Tables 1 and 2 (they set each device's
   transfer time, variability and rate), Table 2's parameter-3 rates (they set
-  the devices' load), and Table 3's ETR, CPU and 4705 rate and Table 4's two
-  cells at parameter 3 (they set the domains' parameters).
-* *derived*, because the model makes them so: RMF's RESP is IOSQ plus the
-  transfer time read from BASE (Tables 1 and 2); a device's rate at
+  the devices' load), Table 1's IMS AVG IOSQ at parameter 3 (it chooses RMF's
+  rule for a timer pop outside the slice), Table 3's ETR, CPU and 4705 rate
+  and Table 4's two cells at parameter 3 (they set the domains' parameters).
+* *derived*, because the model makes them so: RMF's RESP is its IOSQ estimate
+  plus the transfer time read from BASE (Tables 1 and 2); a device's rate at
   parameters 1 and 5 is its parameter-3 rate times the model's ETR ratio of
   its domain; the 4705 rate and CPU busy are proportional to the IMS ETR; a
   closed loop's response time is ``N / ETR - Z`` by Little's law (IMS and TSO
   response times); the 4705's two queues (TPNS and IMS output) are one FIFO
   queue in the model, so they are equal, and together they are what Little's
-  law leaves of the response after the processor wait and the execution time.
-* *prediction*: every IOSQ at parameters 1, 3 and 5, the IMS and TSO ETR at
-  parameters 1 and 5, and the IMS input queue and execution time at every
+  law leaves of the response after the processor wait and the execution time;
+  TSO's ETR at parameter 5 is 2% below the one at parameter 1, because the
+  switch overhead is set from Section 7.0's statement of that fall.
+* *prediction*: every other IOSQ at parameters 1, 3 and 5 (RMF's estimate, as
+  the document reports it), the IMS ETR at parameters 1 and 5 and the TSO ETR
+  at parameter 1, and the IMS input queue and execution time at every
   parameter.
 
 **Baselines** (:func:`baseline`): the published value of the same quantity in
@@ -39,13 +43,12 @@ import functools
 import math
 from collections.abc import Callable
 
-import numpy as np
 import pandas as pd
 
 from perfstudies.compare import (DEFAULT, Cell, Published, Tolerance, comparison_table, imprecise_note,
                                  required_half_width, resolution)
-from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, PARAMETERS, Calibration,
-                                                DeviceCalibration, calibrate, tables)
+from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, PARAMETERS, SWITCH_PARAMETERS,
+                                                Calibration, DeviceCalibration, calibrate, rule_cell, tables)
 from perfstudies.models.mdf.network import ims_model, model, tso_model
 from perfstudies.models.mdf.params import DOCUMENT, SEED, STUDY, DeviceParams
 from perfstudies.runner import summarize
@@ -59,7 +62,7 @@ DOMAIN_CAP = 400
 #: is their parameter-3 rate times an ETR ratio, and 0.5% on each ETR keeps that load within about
 #: 0.7%, which moves a device's IOSQ by about 2-3%: a quarter of its 10% tolerance.
 ETR_PRECISION = 0.005
-WORKERS = 2
+WORKERS = 1
 
 #: Rows of Tables 3 and 4 -> the model's metric.
 IMS_METRICS = {"4705 RATE (I/O/s)": "frontend_messages_per_s", "TPNS Q (s)": "tpns_queue_s",
@@ -101,18 +104,26 @@ def published_cell(table: str, row: str, column: str) -> Published:
 
 # --- roles ------------------------------------------------------------------------------------------
 
+#: The cell that chooses RMF's rule.
+RULE_CELL = rule_cell()
+
 NOTES = {
     "base": "BASE sets this device's transfer time (RESP - IOSQ), variability and rate (Pollaczek-Khinchine)",
     "base average": "BASE sets the representative device's transfer time (RESP - IOSQ) and its rate "
                     "(Pollaczek-Khinchine at the domain's mean variability)",
     "anchor": "the parameter-3 rate sets the device's load",
+    "rmf rule": "sets RMF's rule for a timer pop outside the IMS slice (the rule whose expected estimate "
+                "for the IMS representative device is nearest)",
+    "switch": "by construction: the switch overhead d is set from Section 7.0's statement that TSO's ETR falls "
+              "2% from parameter 1 to 5 (CPU-bound TSO: ETR(5) / ETR(1) = (1 - d/10) / (1 - d/30)), which "
+              "restates this cell and the one at parameter 1",
     "etr": "sets the 4705 time per message (held-exchange capacity at two messages per transaction)",
     "cpu": "sets CPU per transaction (utilisation law)",
     "4705": "sets channel I/Os per message",
     "tso response": "sets think time (Little's law)",
     "tso etr": "sets CPU per command (root-find on the simulated ETR)",
-    "resp": "by construction: the model's IOSQ plus the transfer time BASE RESP - BASE IOSQ (RMF adds IOSQ to "
-            "PEND + DISC + CONN, which slicing does not change); the IOSQ cell carries the prediction",
+    "resp": "by construction: the model's RMF IOSQ estimate plus the transfer time BASE RESP - BASE IOSQ (RMF "
+            "adds IOSQ to PEND + DISC + CONN, which slicing does not change); the IOSQ cell carries the prediction",
     "rate": "by construction: the parameter-3 rate times the model's ETR ratio of the domain (computed per "
             "replication); the ETR cells carry the prediction",
     "4705 derived": "by construction: proportional to the model's IMS ETR (2 messages per transaction times the "
@@ -140,6 +151,8 @@ def role(cell: Published) -> tuple[str, str]:
             return "derived", NOTES["resp"]
         if row.endswith("RATE (I/O/s)"):
             return ("calibration", NOTES["anchor"]) if calibration_column else ("derived", NOTES["rate"])
+        if (table, row, column) == (RULE_CELL.table, RULE_CELL.row, RULE_CELL.column):
+            return "calibration", NOTES["rmf rule"]
         return "prediction", ""
     if table == "Table 3":
         calibrated = {"IMS ETR (tx/s)": "etr", "CPU (%)": "cpu", "4705 RATE (I/O/s)": "4705"}
@@ -154,6 +167,8 @@ def role(cell: Published) -> tuple[str, str]:
         return "calibration", NOTES["tso response" if row.startswith("TSO RESPONSE") else "tso etr"]
     if row.startswith("TSO RESPONSE"):
         return "derived", NOTES["tso resp"]
+    if column == str(SWITCH_PARAMETERS[-1]):
+        return "derived", NOTES["switch"]
     return "prediction", ""
 
 
@@ -286,35 +301,29 @@ def device_rates(calibrations: tuple[DeviceCalibration, ...], ratios: dict[str, 
     """Every device's activity rate at every column, with the half-width the ETR ratio gives it.
 
     BASE: the calibrated rate (Table 2's published one, or the rate that gives
-    Table 1's BASE IOSQ).  Parameter 3: Table 2's published rate.  Parameters
-    1 and 5: the parameter-3 rate times the model's ETR ratio of the domain.
-    A representative device (Table 1) carries the mean relative load of its
-    domain's Table 2 devices.
+    Table 1's BASE IOSQ).  Parameter 3: the device's parameter-3 load
+    (:attr:`DeviceCalibration.anchor_rate`).  Parameters 1 and 5: that load
+    times the model's ETR ratio of the domain.
     """
-    devices = tables()["device_activity"].set_index(["device", "scheduling_parameter"])
-    named = [c for c in calibrations if not c.name.endswith("average")]
     rows = []
     for device in calibrations:
-        peers = [d for d in named if d.domain == device.domain] if device.name.endswith("average") else [device]
         for column in COLUMNS:
             if column == "BASE":
                 rate, half = device.base_rate, math.nan
             else:
                 ratio = ratios[device.domain].loc[int(column)]
-                anchor = (devices.loc[(device.name, str(CALIBRATION_PARAMETER)), "rate_per_s"] if peers == [device]
-                          else device.base_rate * np.mean([devices.loc[(d.name, str(CALIBRATION_PARAMETER)),
-                                                                        "rate_per_s"] / d.base_rate for d in peers]))
-                rate = float(anchor * ratio["mean"])
-                half = math.nan if int(column) == CALIBRATION_PARAMETER else float(anchor * ratio["half_width"])
+                rate = float(device.anchor_rate * ratio["mean"])
+                half = math.nan if int(column) == CALIBRATION_PARAMETER else float(device.anchor_rate
+                                                                                   * ratio["half_width"])
             rows.append({"device": device.name, "column": column, "rate": rate, "half_width": half})
     return pd.DataFrame(rows)
 
 
-def device_point(device: DeviceCalibration, column: str, rate: float) -> DeviceParams:
+def device_point(device: DeviceCalibration, column: str, rate: float, calibration: Calibration) -> DeviceParams:
     """One device at one column: sliced at its scheduling parameter, or BASE (no slicing)."""
     return DeviceParams(scheduling_parameter=int(column) if column != "BASE" else CALIBRATION_PARAMETER,
-                        sliced=column != "BASE", domain=device.domain, rate=rate,
-                        service_ms=device.service_ms, scv=device.scv)
+                        sliced=column != "BASE", domain=device.domain, rate=rate, service_ms=device.service_ms,
+                        scv=device.scv, switch_ms=calibration.switch_ms, rmf_rule=calibration.rmf_rule)
 
 
 def _device_iosq_cell(device: DeviceCalibration, column: str) -> Published:
@@ -337,8 +346,8 @@ def model_results() -> dict:
     ratios = {"IMS": etr_ratios(ims.runs, "ims_etr_per_s"), "TSO": etr_ratios(tso.runs, "tso_etr_per_s")}
     rates = device_rates(calibration.devices, ratios)
     labels = [(device, column) for device in calibration.devices for column in COLUMNS]
-    points = [device_point(device, column, rate) for (device, column), rate in zip(labels, rates["rate"])]
-    targets = [{"iosq_ms": precision_target(_device_iosq_cell(device, column))} for device, column in labels]
+    points = [device_point(device, column, rate, calibration) for (device, column), rate in zip(labels, rates["rate"])]
+    targets = [{"rmf_iosq_ms": precision_target(_device_iosq_cell(device, column))} for device, column in labels]
     runs, missed = sweep_until(model, points, targets, seed=SEED, initial=INITIAL, cap=DEVICE_CAP,
                                max_workers=WORKERS)
     devices = summarize(runs, by=["point", "metric"]).reset_index()
@@ -377,7 +386,7 @@ def _device_cells(results: dict) -> list[Cell]:
             rate = rates.loc[(name, column)]
             cells.append(_cell(published, rate["rate"], rate["half_width"]))
             continue
-        summary = devices.loc[(name, column, "resp_ms" if row.endswith("RESP (ms)") else "iosq_ms")]
+        summary = devices.loc[(name, column, "resp_ms" if row.endswith("RESP (ms)") else "rmf_iosq_ms")]
         cells.append(_cell(published, summary["mean"], summary["half_width"], summary["n"], DEVICE_CAP))
     return cells
 

@@ -13,19 +13,114 @@ unsliced one:
   stays busy until its domain is dispatched again and clears the completion
   interrupt.  This is the held interrupt of the document's Figure 1;
 * :class:`DomainWork`: CPU work progresses only while its domain runs;
+* :class:`DatabaseIO`: an IMS transaction's database I/Os one after another,
+  each completion held until the IMS domain runs before the program goes on;
 * :class:`FrontEndRouting`: the 4705 carries each transaction's message in and
-  its reply out, through the same queue.
+  its reply out, through the same queue;
+* :class:`RmfSampler` (a node, with :class:`RmfTimer` and :class:`RmfDelay`):
+  RMF Monitor I's sampling cycle, which can look at a device's queue only while
+  the device's domain is dispatched (Sections 2.0 and 4.0).
 
-The inner distributions draw from Ciw's seeded streams, so runs stay
-reproducible.
+The times are drawn in blocks from Ciw's seeded NumPy generator
+(:class:`BlockGamma`, :class:`BlockExponential`), so runs stay reproducible and
+a draw costs a fraction of a microsecond.
 """
 
-import ciw
+import math
 
-from perfstudies.models.mdf.params import Windows
+import ciw
+import numpy as np
+
+from perfstudies.fifo import FIFONode
+from perfstudies.models.mdf.params import RMF_RULES, Windows
 
 #: Node numbers of the IMS network (Ciw counts from 1).
 TERMINALS, FRONT_END, PROCESSORS, DATABASE_IO = 1, 2, 3, 4
+#: Node numbers of the device network: the device, and RMF's sampler.
+DEVICE, RMF = 1, 2
+#: Draws per block of :class:`BlockGamma` and :class:`BlockExponential`.
+BLOCK = 512
+#: How long after a dispatch RMF looks at the queue under rule ``after clearing`` (s): after the
+#: completion held at the dispatch has been cleared and the next queued request started.
+AFTER_CLEARING = 1e-7
+
+
+class _Blocks(ciw.dists.Distribution):
+    """Values drawn ``BLOCK`` at a time from Ciw's seeded generator ``ciw.rng``.
+
+    :func:`ciw.seed` replaces ``ciw.rng`` before every run, so the block is
+    refilled from the new generator whenever it changed: the same seed gives
+    the same values, and no value carries over from one run to the next.
+    """
+
+    def __init__(self):
+        self._generator = None
+        self._values = ()
+        self._next = 0
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def _draw(self, generator: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def sample(self, t=None, ind=None):
+        if self._next == len(self._values) or self._generator is not ciw.rng:
+            self._generator = ciw.rng
+            self._values = self._draw(ciw.rng).tolist()
+            self._next = 0
+        value = self._values[self._next]
+        self._next += 1
+        return value
+
+
+class BlockGamma(_Blocks):
+    """Gamma service times of mean ``mean`` and squared coefficient of variation ``scv``, drawn in blocks."""
+
+    def __init__(self, mean: float, scv: float):
+        if not (mean > 0 and scv > 0 and math.isfinite(mean) and math.isfinite(scv)):
+            raise ValueError(f"mean, scv = {(mean, scv)!r} are out of range: allowed mean > 0 and scv > 0")
+        super().__init__()
+        self._mean, self.scv = mean, scv
+        self.shape, self.scale = 1.0 / scv, mean * scv
+
+    def __repr__(self):
+        return f"BlockGamma(mean={self._mean!r}, scv={self.scv!r})"
+
+    @property
+    def mean(self):
+        return self._mean
+
+    @property
+    def variance(self):
+        return self.scv * self._mean**2
+
+    def _draw(self, generator):
+        return generator.gamma(self.shape, self.scale, BLOCK)
+
+
+class BlockExponential(_Blocks):
+    """Exponential times at ``rate`` per second, drawn in blocks."""
+
+    def __init__(self, rate: float):
+        if not (rate > 0 and math.isfinite(rate)):
+            raise ValueError(f"rate = {rate!r} is out of range: allowed 0 < rate < inf")
+        super().__init__()
+        self.rate = rate
+
+    def __repr__(self):
+        return f"BlockExponential(rate={self.rate!r})"
+
+    @property
+    def mean(self):
+        return 1.0 / self.rate
+
+    @property
+    def variance(self):
+        return 1.0 / self.rate**2
+
+    def _draw(self, generator):
+        return generator.exponential(1.0 / self.rate, BLOCK)
 
 
 class DomainArrivals(ciw.dists.Distribution):
@@ -41,7 +136,7 @@ class DomainArrivals(ciw.dists.Distribution):
     def __init__(self, rate: float, windows: Windows):
         self.rate = rate
         self.windows = windows
-        self.inner = ciw.dists.Exponential(rate / windows.fraction)
+        self.inner = BlockExponential(rate / windows.fraction)
 
     def __repr__(self):
         return f"DomainArrivals(rate={self.rate!r}, windows={self.windows!r})"
@@ -95,6 +190,51 @@ class DomainWork(ciw.dists.Distribution):
         return self.windows.stretch(t, self.work.sample()) - t
 
 
+class DatabaseIO(ciw.dists.Distribution):
+    """An IMS transaction's database I/Os, one after another, each completion held until IMS runs.
+
+    Figure 5: 16.2 I/Os per transaction.  A message-processing program issues
+    an I/O and waits for it; the I/O's response (``response``, RMF's AVG RESP
+    at BASE: IOSQ, PEND, DISC and CONN) runs on the channels whether or not
+    IMS is dispatched, but the program learns of the completion only when IOS
+    clears the interrupt, at IMS's next dispatch if the I/O ended outside an
+    IMS slice (Section 5.0, Figure 1), and only then can it issue the next
+    I/O.  So every I/O of the chain can pay a hold, not just one per
+    transaction.  The count is ``floor(mean)`` or one more, with the
+    fraction as the chance of one more, so that its mean is ``io_count``.
+    """
+
+    def __init__(self, io_count: float, response: float, windows: Windows):
+        if not (io_count >= 0 and response > 0):
+            raise ValueError(f"io_count, response = {(io_count, response)!r} are out of range: "
+                             "allowed io_count >= 0 and response > 0")
+        self.io_count, self.response, self.windows = io_count, response, windows
+        self._whole, self._extra = int(io_count), io_count - int(io_count)
+        self._times = BlockExponential(1.0 / response)
+        self._coin = BlockUniform()
+
+    def __repr__(self):
+        return f"DatabaseIO(io_count={self.io_count!r}, response={self.response!r}, windows={self.windows!r})"
+
+    def sample(self, t=None, ind=None):
+        count = self._whole + (self._coin.sample() < self._extra)
+        dispatch, times = self.windows.next_dispatch, self._times
+        now = t
+        for _ in range(count):
+            now = dispatch(dispatch(now) + times.sample())
+        return now - t
+
+
+class BlockUniform(_Blocks):
+    """Uniform values on [0, 1), drawn in blocks."""
+
+    def __repr__(self):
+        return "BlockUniform()"
+
+    def _draw(self, generator):
+        return generator.random(BLOCK)
+
+
 class FrontEndRouting(ciw.routing.NodeRouting):
     """At the 4705 a message goes on to IMS; the reply that comes back goes to its terminal.
 
@@ -111,3 +251,89 @@ class FrontEndRouting(ciw.routing.NodeRouting):
         outbound = getattr(ind, "mdf_outbound", False)
         ind.mdf_outbound = not outbound
         return self.simulation.nodes[TERMINALS if outbound else PROCESSORS]
+
+
+# --- RMF: the sampler that measures IOSQ -------------------------------------------------------------
+
+class RmfTimer(ciw.dists.Distribution):
+    """RMF Monitor I's timer pops: every ``cycle`` seconds of the domain's TOD clock.
+
+    Section 2.0: the pop times are computed from time-of-day clock values, and
+    a domain's TOD clock runs whether or not the domain is dispatched, so the
+    pops keep their period.  Where the first pop falls in the MDF cycle is not
+    known; it is drawn uniformly over one RMF cycle, so the pops' phase in the
+    MDF cycle is uniform over replications.
+    """
+
+    def __init__(self, cycle: float):
+        if not (cycle > 0 and math.isfinite(cycle)):
+            raise ValueError(f"cycle = {cycle!r} is out of range: allowed 0 < cycle < inf")
+        self.cycle = cycle
+        self._phase = BlockUniform()
+        self._started = False
+
+    def __repr__(self):
+        return f"RmfTimer(cycle={self.cycle!r})"
+
+    def sample(self, t=None, ind=None):
+        if t == 0.0 or not self._started:
+            self._started = True
+            return self._phase.sample() * self.cycle
+        return self.cycle
+
+
+class RmfDelay(ciw.dists.Distribution):
+    """How long after its timer pop RMF looks at the queue: at once, or at the next dispatch.
+
+    A pop inside the domain's slice is served at once.  A pop outside it waits
+    for the domain under rule ``after clearing`` (Section 2.0's "delay in
+    taking the sample"; the sample comes after the I/O interrupt handler has
+    cleared the held completions, :data:`AFTER_CLEARING`); under ``missed`` and
+    ``before clearing`` it needs no waiting, because nothing is taken or the
+    queue it takes is the one that stood, frozen, since the domain left.
+    """
+
+    def __init__(self, windows: Windows, rule: str):
+        if rule not in RMF_RULES:
+            raise ValueError(f"rule = {rule!r} is not allowed: allowed one of {list(RMF_RULES)}")
+        self.windows, self.rule = windows, rule
+
+    def __repr__(self):
+        return f"RmfDelay(windows={self.windows!r}, rule={self.rule!r})"
+
+    def sample(self, t=None, ind=None):
+        dispatch = self.windows.next_dispatch(t)
+        if dispatch == t or self.rule != "after clearing":
+            return 0.0
+        return dispatch - t + AFTER_CLEARING
+
+
+class RmfSampler(FIFONode):
+    """RMF's sampling cycle as a node: each customer is one timer pop, each end of service one sample.
+
+    Section 4.0: RMF computes AVG IOSQ as the average number of requests
+    queued at the device's UCB, sampled once per cycle, divided by the
+    device's activity rate.  Section 2.0: a pop that falls while the domain is
+    not dispatched is delayed or missed.  At the end of each pop's service the
+    node counts the requests waiting for node ``device`` (present, not in
+    service) and appends ``(pop time, sample time, queue)`` to ``samples``,
+    unless the pop fell outside the slice and ``rule`` is ``missed``.  The
+    class attributes are one run's state (:func:`perfstudies.networks.with_state`).
+    """
+
+    windows: Windows
+    rule: str
+    device: int
+    samples: list
+
+    def __repr__(self):
+        return f"RmfSampler(rule={self.rule!r}, device={self.device!r})"
+
+    def finish_service(self):
+        pop = self.next_individual[0].arrival_date
+        inside = self.windows.next_dispatch(pop) == pop
+        if inside or self.rule != "missed":
+            device = self.simulation.nodes[self.device]
+            waiting = device.number_of_individuals - sum(1 for server in device.servers if server.busy)
+            self.samples.append((pop, self.simulation.current_time, waiting))
+        super().finish_service()

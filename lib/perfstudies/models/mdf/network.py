@@ -4,7 +4,8 @@ Three small networks, each answering some of the document's tables:
 
 ``model``       one DASD volume (Tables 1 and 2), the study's main model: requests
                 issued while the owning domain runs queue in IOS (IOSQ), transfer,
-                and keep the device busy until the domain clears the interrupt.
+                and keep the device busy until the domain clears the interrupt;
+                beside it RMF's sampler, which measures IOSQ the way RMF does.
                 The comparison, the live panel and the slider sweep all run it.
 ``ims_model``   the IMS domain (Table 3): 1,000 terminals think, send a message
                 through the 4705 front end, wait for a processor of the IMS
@@ -21,12 +22,16 @@ can run it.  Times in the metrics are in the unit their name says.
 """
 
 import ciw
+import numpy as np
 
 from perfstudies.delay import DelayNode
-from perfstudies.models.mdf.mechanism import (DATABASE_IO, FRONT_END, PROCESSORS, TERMINALS, DomainArrivals,
-                                              DomainWork, FrontEndRouting, HeldCompletion)
-from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams
-from perfstudies.networks import closed_population, gamma_by_mean
+from perfstudies.fifo import FIFONode
+from perfstudies.models.mdf import metrics
+from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, PROCESSORS, RMF, TERMINALS,
+                                              BlockExponential, BlockGamma, DatabaseIO, DomainArrivals, DomainWork,
+                                              FrontEndRouting, HeldCompletion, RmfDelay, RmfSampler, RmfTimer)
+from perfstudies.models.mdf.params import RMF_RULES, DeviceParams, ImsParams, TsoParams
+from perfstudies.networks import closed_population, with_state
 from perfstudies.runner import run_ciw
 
 INFINITE = float("inf")
@@ -41,29 +46,62 @@ def build_network(params: DeviceParams | ImsParams | TsoParams) -> ciw.Network:
 
 
 def device_network(params: DeviceParams) -> ciw.Network:
-    """One device: domain-issued Poisson requests, one server with held completions."""
+    """One device (node 1): domain-issued Poisson requests, one server with held completions;
+    and RMF's sampler (node 2): a timer pop every RMF cycle, served when RMF may look at the queue."""
     windows = params.windows(params.domain)
     return ciw.create_network(
-        arrival_distributions=[DomainArrivals(params.rate, windows)],
-        service_distributions=[HeldCompletion(gamma_by_mean(params.hardware_s, shape=1.0 / params.scv), windows)],
-        number_of_servers=[1],
+        arrival_distributions=[DomainArrivals(params.rate, windows), RmfTimer(params.rmf_cycle_ms / 1000.0)],
+        service_distributions=[HeldCompletion(BlockGamma(params.hardware_s, params.scv), windows),
+                               RmfDelay(windows, params.rmf_rule)],
+        number_of_servers=[1, 1],
+        routing=ciw.routing.NetworkRouting([ciw.routing.Leave(), ciw.routing.Leave()]),
     )
 
 
-def model(params: DeviceParams, seed: int) -> dict:
-    """One replication of a device: IOSQ and RESP as RMF computes them, and the hold.
+def device_node_classes(params: DeviceParams) -> list:
+    """The node classes of one run of :func:`device_network`: the device, and a sampler with fresh state."""
+    sampler = with_state(RmfSampler, windows=params.windows(params.domain), rule=params.rmf_rule, device=DEVICE,
+                         samples=[])
+    return [FIFONode, sampler]
 
-    RMF's AVG RESP is IOSQ plus the measured PEND + DISC + CONN; the hold after
-    the transfer is measured nowhere (Section 4.0), so it shows up only as the
-    IOSQ of the requests queued behind it.
+
+#: The model's metric for each RMF rule's expected estimate.
+RULE_METRICS = {rule: f"rmf_{rule.replace(' ', '_')}_ms" for rule in RMF_RULES}
+
+
+def model(params: DeviceParams, seed: int) -> dict:
+    """One replication of a device: the true IOSQ, the IOSQ and RESP RMF reports, and the hold.
+
+    ``iosq_ms`` is the true mean time requests queued in IOS (from the
+    records); ``rmf_iosq_ms`` what RMF reports under the record's rule, on
+    average over where its pops fall (:func:`metrics.expected_iosq_ms`), and
+    ``rmf_sampled_iosq_ms`` what this run's own sampler reported; the
+    ``rmf_<rule>_ms`` give every rule's expected estimate from the same run.
+    RMF's AVG RESP is its IOSQ plus the measured PEND + DISC + CONN; the hold
+    after the transfer is measured nowhere (Section 4.0), so it shows up only
+    as the IOSQ of the requests queued behind it.
     """
-    _, records = run_ciw(device_network(params), seed, params.max_time, params.warmup)
-    iosq_ms = 1000.0 * float(records["waiting_time"].mean())
+    classes = device_node_classes(params)
+    simulation, records = run_ciw(device_network(params), seed, params.max_time, 0.0, node_class=classes)
+    device = records[records["node"] == DEVICE]
+    waiting = [ind for ind in simulation.nodes[DEVICE].all_individuals if not ind.server]
+    arrivals = np.concatenate([device["arrival_date"].to_numpy(float), [ind.arrival_date for ind in waiting]])
+    starts = np.concatenate([device["service_start_date"].to_numpy(float), np.full(len(waiting), np.inf)])
+    measured = device[device["arrival_date"] >= params.warmup]
+    span = params.max_time - params.warmup
+    rate = len(device[device["exit_date"] >= params.warmup]) / span      # RMF's activity rate: completions
+    windows = params.windows(params.domain)
+    rules = {RULE_METRICS[rule]: metrics.expected_iosq_ms(arrivals, starts, windows, rule, params.warmup,
+                                                          params.max_time, rate) for rule in RMF_RULES}
+    rmf_iosq_ms = rules[RULE_METRICS[params.rmf_rule]]
     return {
-        "iosq_ms": iosq_ms,
-        "resp_ms": iosq_ms + 1000.0 * params.hardware_s,
-        "held_ms": 1000.0 * (float(records["service_time"].mean()) - params.hardware_s),
-        "rate_per_s": len(records) / (params.max_time - params.warmup),
+        "iosq_ms": 1000.0 * float(measured["waiting_time"].mean()),
+        "rmf_iosq_ms": rmf_iosq_ms,
+        "resp_ms": rmf_iosq_ms + 1000.0 * params.hardware_s,
+        "rmf_sampled_iosq_ms": metrics.sampled_iosq_ms(classes[1].samples, params.warmup, rate),
+        **rules,
+        "held_ms": 1000.0 * (float(measured["service_time"].mean()) - params.hardware_s),
+        "rate_per_s": rate,
     }
 
 
@@ -71,15 +109,14 @@ def ims_network(params: ImsParams) -> ciw.Network:
     """Terminals -> 4705 -> IMS processors -> database I/O -> 4705 -> terminals."""
     windows = params.windows("IMS")
     population = closed_population(params.terminals)
-    io_time = params.io_per_transaction * params.io_response_ms / 1000.0
     return ciw.create_network(
         arrival_distributions=[population.arrivals, None, None, None],
         batching_distributions=[population.batches, None, None, None],
         service_distributions=[
-            ciw.dists.Exponential(1.0 / params.think_s),
-            HeldCompletion(ciw.dists.Exponential(1000.0 / params.frontend_ms), windows),
-            DomainWork(ciw.dists.Exponential(1000.0 / params.cpu_ms), windows),
-            ciw.dists.Exponential(1.0 / io_time) if io_time > 0 else ciw.dists.Deterministic(0.0),
+            BlockExponential(1.0 / params.think_s),
+            HeldCompletion(BlockExponential(1000.0 / params.frontend_ms), windows),
+            DomainWork(BlockExponential(1000.0 / params.cpu_ms), windows),
+            DatabaseIO(params.io_per_transaction, params.io_response_ms / 1000.0, windows),
         ],
         number_of_servers=[INFINITE, 1, params.processors, INFINITE],
         routing=ciw.routing.NetworkRouting([
@@ -126,8 +163,8 @@ def tso_network(params: TsoParams) -> ciw.Network:
     return ciw.create_network(
         arrival_distributions=[population.arrivals, None],
         batching_distributions=[population.batches, None],
-        service_distributions=[ciw.dists.Exponential(1.0 / params.think_s),
-                               DomainWork(ciw.dists.Exponential(1000.0 / params.cpu_ms), params.windows("TSO"))],
+        service_distributions=[BlockExponential(1.0 / params.think_s),
+                               DomainWork(BlockExponential(1000.0 / params.cpu_ms), params.windows("TSO"))],
         number_of_servers=[INFINITE, params.processors],
         routing=ciw.routing.NetworkRouting([ciw.routing.Direct(to=2), ciw.routing.Direct(to=1)]),
     )
