@@ -34,7 +34,7 @@ CHAPTER_RATE = 14.0
 
 #: Run length of the panel's device, and its replications: short runs, with the 95% interval shown,
 #: so that a re-run stays within the live panel's time budget (a tenth of a second or so).
-DEVICE_RUN = dict(max_time=60.0, warmup=5.0)
+DEVICE_RUN = dict(max_time=50.0, warmup=5.0)
 DEVICE_REPLICATIONS = 3
 #: (metric, label) of the simulated device rows the panel shows.
 DEVICE_ROWS = [

@@ -75,7 +75,8 @@ def held_interrupt_timeline(scheduling_parameter: int = 1) -> alt.Chart:
 def table1_chart(comparison: pd.DataFrame) -> alt.ConcatChart:
     """Table 1's domain averages by scheduling parameter, published beside the model with its interval."""
     table1 = comparison[comparison["table"] == "Table 1"]
-    return alt.concat(*[charts.published_vs_model(table1[table1["row"] == row], x="column", facet=None, title=row)
+    return alt.concat(*[charts.published_vs_model(table1[table1["row"] == row], x="column", facet=None, title=row,
+                                                  y_title=row)
                         for row in table1["row"].unique()], columns=2).properties(
         title="Table 1: average RESP and IOSQ per domain by scheduling parameter")
 
@@ -83,7 +84,7 @@ def table1_chart(comparison: pd.DataFrame) -> alt.ConcatChart:
 def throughput_chart(comparison: pd.DataFrame) -> alt.ConcatChart:
     """Tables 3 and 4's throughput rows by scheduling parameter."""
     return alt.concat(*[charts.published_vs_model(comparison[comparison["row"] == row], x="column", facet=None,
-                                                  title=row)
+                                                  title=row, y_title=row)
                         for row in THROUGHPUT_ROWS], columns=3).properties(
         title="Tables 3 and 4 by scheduling parameter")
 
