@@ -157,6 +157,8 @@ def test_imprecise_note_says_why_a_cell_is_too_noisy():
     assert imprecise_note(noisy, replications=40, cap=40).startswith(
         "IMPRECISE: 95% half-width 0.5 > 0.25 (required_half_width); the cap of 40 replications was reached")
     assert imprecise_note(_cell("rate", 10.0, 10.5, ci_half_width=0.1, baseline=12.0), 5, 40) == ""
+    large = _cell("rate", 20_000.0, 21_000.0, ci_half_width=1_500.0, baseline=12.0)
+    assert "half-width 1,500 > 500 " in imprecise_note(large, 40, 40), "no exponent notation in a reader's note"
     with pytest.raises(ValueError, match=r"^cap = 0 is out of range"):
         imprecise_note(noisy, 5, 0)
 

@@ -34,6 +34,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
+from perfstudies.tables import number
+
 ROLES = ("calibration", "derived", "prediction")
 TOLERANCE_KINDS = ("relative", "absolute")
 #: Why a tolerance is what it is: the policy's default, a variability the
@@ -313,7 +315,14 @@ def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
     allowed = required_half_width(cell.published.value, cell.tolerance, cell.model)
     why = (f"the cap of {cap} replications was reached" if replications >= cap
            else f"{replications} replications, no precision target")
-    return f"{IMPRECISE}: 95% half-width {cell.ci_half_width:.3g} > {allowed:.3g} (required_half_width); {why}"
+    return (f"{IMPRECISE}: 95% half-width {_figures(cell.ci_half_width)} > {_figures(allowed)} "
+            f"(required_half_width); {why}")
+
+
+def _figures(value: float) -> str:
+    """Three significant figures as a reader writes them: 1,500 and 0.5, never 1.5e+03 or 0.500."""
+    text = number(value)
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _relative(value: float, published: float) -> float:
