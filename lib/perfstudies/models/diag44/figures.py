@@ -16,19 +16,19 @@ from . import analytic
 #: The rows of the measurement tables the report's argument rests on (drawn by :func:`key_rows`).
 KEY_ROWS = ("Tx rate", "Percent Fast Path", "CP µsec/Tx", "System Util/Proc")
 #: The y-axis title (quantity and unit) of each of :data:`KEY_ROWS`.
-KEY_ROW_TITLES = {"Tx rate": "transactions a second", "Percent Fast Path": "percent of DIAG 44s on the fast path",
-                  "CP µsec/Tx": "CP time per transaction (µs)", "System Util/Proc": "system utilization per processor (%)"}
+KEY_ROW_TITLES = {"Tx rate": "transactions a second", "Percent Fast Path": "fast path (% of DIAG 44s)",
+                  "CP µsec/Tx": "CP time per tx (µs)", "System Util/Proc": "system utilization (%)"}
 
 
 def network() -> alt.LayerChart:
     """The two-node network, with the guest's own queue in front of the real processors and CP's scheduler lock."""
     return network_diagram(
         nodes=[("guest", 0, 0, "work waiting in\nthe guest (no free\nvirtual processor)"),
-               ("rp", 1.4, 0, "REAL_PROCESSORS\n(5 or 9 servers)"),
-               ("lock", 1.4, 1.4, "scheduler lock\n(M/M/1 rule: spin\nheld on the processor)"),
-               ("idle", 2.8, 0, "IDLE (away from\nthe processors)")],
+               ("rp", 1.5, 0, "REAL_PROCESSORS\n(5 or 9 servers)"),
+               ("lock", 3, 0, "scheduler lock\n(M/M/1 rule: spin\nheld on the processor)"),
+               ("idle", 1.5, 1.5, "IDLE (away from\nthe processors)")],
         edges=[("guest", "rp", "a VP frees up"),
-               ("rp", "lock", "normal-path DIAG 44,\nother CP work"), ("lock", "rp", "back of the queue"),
+               ("rp", "lock", "normal-path DIAG 44\nor other CP work"), ("lock", "rp", ""),
                ("rp", "idle", "server work done"), ("idle", "guest", "next transaction")],
         title="The DIAG 44 network: a fast-path yield never leaves REAL_PROCESSORS")
 
@@ -47,11 +47,12 @@ def binomial_curve(sibling_queued=(0.01, 0.03, 0.10, 0.25), max_vps: int = 8) ->
 
 
 def key_rows(table: pd.DataFrame) -> alt.ConcatChart:
-    """Published beside model for :data:`KEY_ROWS`, one panel per row, one point per run."""
+    """Published beside model for :data:`KEY_ROWS`, one panel per row (stacked), one point per run."""
     rows = table[table["row"].isin(KEY_ROWS) & ~table["table"].str.startswith("text:")]
-    return alt.concat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row,
-                                                  y_title=KEY_ROW_TITLES[row], width=charts.panel_width(2))
-                        for row in rows["row"].unique()], columns=2)
+    rows = rows.assign(column=rows["column"].str.extract(r"\((\w+)\)", expand=False).fillna(rows["column"]))
+    return alt.vconcat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row,
+                                                   y_title=KEY_ROW_TITLES[row], width=charts.panel_width(1))
+                         for row in rows["row"].unique()])
 
 
 def fast_share_slider(sweep: pd.DataFrame) -> alt.LayerChart:
