@@ -28,7 +28,7 @@ def network() -> alt.LayerChart:
                ("lock", 3, 0, "scheduler lock\n(M/M/1 rule: spin\nheld on the processor)"),
                ("idle", 1.5, 1.5, "IDLE (away from\nthe processors)")],
         edges=[("guest", "rp", "a VP frees up"),
-               ("rp", "lock", "normal-path DIAG 44\nor other CP work"), ("lock", "rp", ""),
+               ("rp", "lock", "normal path,\nCP work"), ("lock", "rp", ""),
                ("rp", "idle", "server work done"), ("idle", "guest", "next transaction")],
         title="The DIAG 44 network: a fast-path yield never leaves REAL_PROCESSORS")
 
