@@ -56,8 +56,13 @@ def key_rows(table: pd.DataFrame) -> alt.ConcatChart:
 
 
 def fast_share_slider(sweep: pd.DataFrame) -> alt.LayerChart:
-    """Percent fast path against client VPs; the slider picks the real processors."""
-    return charts.slider_chart(sweep[sweep["metric"] == "pct_fast"], x="client_vps", y="mean",
+    """Percent fast path against client VPs; the slider picks the real processors.
+
+    The 95% band is cut to the possible range, 0 to 100%.
+    """
+    shares = sweep[sweep["metric"] == "pct_fast"]
+    shares = shares.assign(low=shares["low"].clip(lower=0.0), high=shares["high"].clip(upper=100.0))
+    return charts.slider_chart(shares, x="client_vps", y="mean",
                                slider="real_processors", low="low", high="high",
                                x_title="client virtual processors", y_title="percent of DIAG 44s on the fast path",
                                slider_name="real processors", title="Percent fast path (fast path on)")
