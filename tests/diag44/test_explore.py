@@ -12,7 +12,9 @@ def test_widget_run_summarizes_three_replications_from_the_study_seed():
     assert summary.loc["pct_fast", "n"] == 3 and summary.loc["tx_rate", "half_width"] > 0
     expected = replicate(model, WIDGET_DEFAULTS, replications=3, seed=SEED, progress=False).summary()
     assert summary.equals(expected)
-    assert list(live_view(summary).columns) == ["metric", "mean", "half_width"]
+    view = live_view(summary)
+    assert list(view.columns) == ["metric", "mean", "half_width"]
+    assert view["metric"].notna().all() and not view["metric"].str.contains("_").any(), "metrics in words"
 
 
 def test_widget_run_takes_a_record():

@@ -32,6 +32,11 @@ WIDGET_REPLICATIONS = 3
 #: The fields the live panel lets a reader change, and the metrics it shows.
 LIVE_CONTROLS = ("real_processors", "client_vps", "fast_path", "connections")
 LIVE_METRICS = ("tx_rate", "pct_fast", "diag_normal", "diag_fast", "cp_us_per_tx", "total_util", "system_util")
+#: The reader's name (quantity and unit) of each of :data:`LIVE_METRICS`, as the live panel shows it.
+LIVE_LABELS = {"tx_rate": "transactions a second", "pct_fast": "DIAG 44s on the fast path (%)",
+               "diag_normal": "normal-path DIAG 44s a second", "diag_fast": "fast-path DIAG 44s a second",
+               "cp_us_per_tx": "CP time per transaction (µs)", "total_util": "utilization per processor (%)",
+               "system_util": "system utilization per processor (%)"}
 
 #: The fast-path runs of the report: 9-way with 3 VPs, 5-way with 3 VPs, 9-way with 6 VPs.
 FAST_RUNS = ("EXPTD440", "EXPTD442", "EXPTD441")
@@ -52,8 +57,9 @@ def widget_run(params: DiagParams | None = None) -> pd.DataFrame:
 
 
 def live_view(summary: pd.DataFrame) -> pd.DataFrame:
-    """The rows of a :func:`widget_run` summary the live panel shows: metric, mean and half-width."""
-    return summary.loc[list(LIVE_METRICS), ["mean", "half_width"]].rename_axis("metric").reset_index()
+    """The rows of a :func:`widget_run` summary the live panel shows: metric (in words), mean and half-width."""
+    view = summary.loc[list(LIVE_METRICS), ["mean", "half_width"]].rename_axis("metric").reset_index()
+    return view.assign(metric=view["metric"].map(LIVE_LABELS))
 
 
 def sweep_points() -> list[DiagParams]:

@@ -16,45 +16,53 @@ from . import analytic
 #: The rows of the measurement tables the report's argument rests on (drawn by :func:`key_rows`).
 KEY_ROWS = ("Tx rate", "Percent Fast Path", "CP µsec/Tx", "System Util/Proc")
 #: The y-axis title (quantity and unit) of each of :data:`KEY_ROWS`.
-KEY_ROW_TITLES = {"Tx rate": "transactions a second", "Percent Fast Path": "percent of DIAG 44s on the fast path",
-                  "CP µsec/Tx": "CP time per transaction (µs)", "System Util/Proc": "system utilization per processor (%)"}
+KEY_ROW_TITLES = {"Tx rate": "transactions a second", "Percent Fast Path": "fast path (% of DIAG 44s)",
+                  "CP µsec/Tx": "CP time per tx (µs)", "System Util/Proc": "system utilization (%)"}
 
 
 def network() -> alt.LayerChart:
     """The two-node network, with the guest's own queue in front of the real processors and CP's scheduler lock."""
     return network_diagram(
-        nodes=[("guest", 0, 0, "work waiting in the guest\n(no free virtual processor)"),
-               ("rp", 1.4, 0, "REAL_PROCESSORS\n(5 or 9 servers)"),
-               ("lock", 1.4, 1.4, "scheduler lock\n(M/M/1 rule: spin held\non the processor)"),
-               ("idle", 2.8, 0, "IDLE\n(away from the processors)")],
+        nodes=[("guest", 0, 0, "work waiting in\nthe guest (no free\nvirtual processor)"),
+               ("rp", 1.5, 0, "REAL_PROCESSORS\n(5 or 9 servers)"),
+               ("lock", 3, 0, "scheduler lock\n(M/M/1 rule: spin\nheld on the processor)"),
+               ("idle", 1.5, 1.5, "IDLE (away from\nthe processors)")],
         edges=[("guest", "rp", "a VP frees up"),
-               ("rp", "lock", "normal-path DIAG 44,\nother CP work"), ("lock", "rp", "back of the queue"),
+               ("rp", "lock", "normal path,\nCP work"), ("lock", "rp", ""),
                ("rp", "idle", "server work done"), ("idle", "guest", "next transaction")],
         title="The DIAG 44 network: a fast-path yield never leaves REAL_PROCESSORS")
 
 
 def binomial_curve(sibling_queued=(0.01, 0.03, 0.10, 0.25), max_vps: int = 8) -> alt.Chart:
     """``(1 - pi)^(V-1)`` against the virtual processors ``V``, one line per ``pi``."""
-    curve = pd.DataFrame([{"virtual processors V": v, "pi": f"pi = {pi:.2f}",
-                           "P(no sibling queued)": analytic.no_sibling_queued(v, pi)}
+    curve = pd.DataFrame([{"V": v, "pi": f"π = {pi:.2f}", "P": analytic.no_sibling_queued(v, pi)}
                           for pi in sibling_queued for v in range(1, max_vps + 1)])
     return alt.Chart(curve).mark_line(point=True).encode(
-        x="virtual processors V:O", y=alt.Y("P(no sibling queued):Q", scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("pi:N", title="chance a sibling is queued"),
-    ).properties(title="The fast path needs every sibling out of the queue", width=420, height=260)
+        x=alt.X("V:Q", axis=charts.integer_axis("virtual processors of the guest, V"), scale=alt.Scale(domain=[1, max_vps])),
+        y=alt.Y("P:Q", scale=alt.Scale(domain=[0, 1]), title="chance no sibling is queued (probability)"),
+        color=alt.Color("pi:N", title="chance π a sibling is queued"),
+        tooltip=[alt.Tooltip("V:Q", title="V"), alt.Tooltip("pi:N", title="π"),
+                 alt.Tooltip("P:Q", format=".3f", title="chance none queued")],
+    ).properties(title=charts.wrapped_title("The fast path needs every sibling out of the queue"), height=260)
 
 
 def key_rows(table: pd.DataFrame) -> alt.ConcatChart:
-    """Published beside model for :data:`KEY_ROWS`, one panel per row, one point per run."""
+    """Published beside model for :data:`KEY_ROWS`, one panel per row (stacked), one point per run."""
     rows = table[table["row"].isin(KEY_ROWS) & ~table["table"].str.startswith("text:")]
-    return alt.concat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row,
-                                                  y_title=KEY_ROW_TITLES[row])
-                        for row in rows["row"].unique()], columns=2)
+    rows = rows.assign(column=rows["column"].str.extract(r"\((\w+)\)", expand=False).fillna(rows["column"]))
+    return alt.vconcat(*[charts.published_vs_model(rows[rows["row"] == row], x="column", facet=None, title=row,
+                                                   y_title=KEY_ROW_TITLES[row], width=charts.panel_width(1))
+                         for row in rows["row"].unique()])
 
 
 def fast_share_slider(sweep: pd.DataFrame) -> alt.LayerChart:
-    """Percent fast path against client VPs; the slider picks the real processors."""
-    return charts.slider_chart(sweep[sweep["metric"] == "pct_fast"], x="client_vps", y="mean",
+    """Percent fast path against client VPs; the slider picks the real processors.
+
+    The 95% band is cut to the possible range, 0 to 100%.
+    """
+    shares = sweep[sweep["metric"] == "pct_fast"]
+    shares = shares.assign(low=shares["low"].clip(lower=0.0), high=shares["high"].clip(upper=100.0))
+    return charts.slider_chart(shares, x="client_vps", y="mean",
                                slider="real_processors", low="low", high="high",
                                x_title="client virtual processors", y_title="percent of DIAG 44s on the fast path",
                                slider_name="real processors", title="Percent fast path (fast path on)")
