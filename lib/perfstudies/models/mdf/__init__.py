@@ -17,7 +17,7 @@ from perfstudies.models.mdf.analytic import frontend_capacity, held_device_iosq,
 from perfstudies.models.mdf.calibration import Calibration, calibrate
 from perfstudies.models.mdf.comparison import comparison
 from perfstudies.models.mdf.explore import (capacity_table, device_by_parameter, held_iosq_table, hold_table,
-                                            ims_bounds_table, mva_table, panel_defaults, panel_view, slice_table,
+                                            ims_bounds_table, mva_table, panel_defaults, slice_table,
                                             sweep, sweep_curves, sweep_points, widget_run)
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart)
@@ -26,7 +26,7 @@ from perfstudies.models.mdf.params import (DOCUMENT, SEED, STUDY, DeviceParams, 
                                            Windows, domain_windows, held_busy_time)
 
 __all__ = ["STUDY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "build_network", "calibrate",
-           "Calibration", "comparison", "widget_run", "panel_defaults", "panel_view", "sweep_points", "sweep",
+           "Calibration", "comparison", "widget_run", "panel_defaults", "sweep_points", "sweep",
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",
            "slice_table", "hold_table", "capacity_table", "held_iosq_table", "ims_bounds_table", "mva_table",

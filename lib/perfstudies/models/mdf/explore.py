@@ -93,11 +93,6 @@ def widget_run(params: PanelParams | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def panel_view(table: pd.DataFrame):
-    """How the live panel shows :func:`widget_run`'s table."""
-    return table.style.format(precision=2, na_rep="").hide(axis="index")
-
-
 def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DeviceParams]:
     """The IMS representative device at every (scheduling parameter, activity rate) of the slider chart."""
     calibration = calibrate()

@@ -14,9 +14,6 @@ from perfstudies.models.mdf.params import domain_windows
 
 #: Table 3's four parts of the IMS response time, in the order they happen.
 RESPONSE_PARTS = ["TPNS Q (s)", "IMS IN Q (s)", "IMS EXEC (s)", "IMS OUT Q (s)"]
-#: The throughput rows of Tables 3 and 4 the chapter charts together.
-THROUGHPUT_ROWS = ["IMS ETR (tx/s)", "IMS RESP TIME (s)", "4705 RATE (I/O/s)", "CPU (%)",
-                   "TSO ETR (tx/s)", "TSO RESPONSE TIME (s)"]
 
 
 def ims_network_diagram() -> alt.LayerChart:
@@ -72,21 +69,31 @@ def held_interrupt_timeline(scheduling_parameter: int = 1) -> alt.Chart:
                                    "a completion held through the TSO slice")
 
 
-def table1_chart(comparison: pd.DataFrame) -> alt.ConcatChart:
+def table1_chart(comparison: pd.DataFrame) -> alt.FacetChart:
     """Table 1's domain averages by scheduling parameter, published beside the model with its interval."""
-    table1 = comparison[comparison["table"] == "Table 1"]
-    return alt.concat(*[charts.published_vs_model(table1[table1["row"] == row], x="column", facet=None, title=row,
-                                                  y_title=row)
-                        for row in table1["row"].unique()], columns=2).properties(
-        title="Table 1: average RESP and IOSQ per domain by scheduling parameter")
+    return charts.published_vs_model(comparison[comparison["table"] == "Table 1"], x="column", facet="row",
+                                     columns=2, y_title="time per I/O (ms)",
+                                     title="Table 1: domain averages by scheduling parameter (BASE: no slicing)")
 
 
-def throughput_chart(comparison: pd.DataFrame) -> alt.ConcatChart:
-    """Tables 3 and 4's throughput rows by scheduling parameter."""
+def _side_by_side(comparison: pd.DataFrame, rows: list[tuple[str, str]], title: str) -> alt.ConcatChart:
+    """Two rows of Tables 3 and 4 side by side, each published beside the model under its own unit."""
     return alt.concat(*[charts.published_vs_model(comparison[comparison["row"] == row], x="column", facet=None,
-                                                  title=row, y_title=row)
-                        for row in THROUGHPUT_ROWS], columns=3).properties(
-        title="Tables 3 and 4 by scheduling parameter")
+                                                  width=charts.panel_width(2), title=row, y_title=y_title)
+                        for row, y_title in rows]).properties(title=charts.wrapped_title(title))
+
+
+def throughput_chart(comparison: pd.DataFrame) -> alt.VConcatChart:
+    """Tables 3 and 4's throughput rows by scheduling parameter, in pairs that fit the text column."""
+    return alt.vconcat(
+        _side_by_side(comparison, [("IMS ETR (tx/s)", "transactions per second"),
+                                   ("TSO ETR (tx/s)", "transactions per second")], "ETR by scheduling parameter"),
+        _side_by_side(comparison, [("IMS RESP TIME (s)", "response time (s)"),
+                                   ("TSO RESPONSE TIME (s)", "response time (s)")],
+                      "Response time by scheduling parameter"),
+        _side_by_side(comparison, [("4705 RATE (I/O/s)", "4705 channel I/Os per second"),
+                                   ("CPU (%)", "IMS domain CPU busy (%)")],
+                      "4705 rate and IMS CPU busy by scheduling parameter"))
 
 
 def response_parts_chart(comparison: pd.DataFrame) -> alt.Chart:
@@ -110,6 +117,6 @@ def response_parts_chart(comparison: pd.DataFrame) -> alt.Chart:
 def sweep_chart(curves: pd.DataFrame) -> alt.Chart:
     """The kernel-free slider chart: IOSQ and RESP by scheduling parameter, one activity rate at a time."""
     return charts.slider_chart(curves, x="scheduling_parameter", y="mean", slider="rate", color="metric",
-                               low="low", high="high", x_title="scheduling parameter", y_title="ms",
-                               slider_name="device activity (I/O per s)",
-                               title="IMS device: IOSQ and RMF response time by scheduling parameter")
+                               low="low", high="high", x_title="scheduling parameter", y_title="time per I/O (ms)",
+                               slider_name="device activity (I/O per s)", color_title="quantity per I/O",
+                               title="IMS device: IOSQ and RESP by scheduling parameter")
