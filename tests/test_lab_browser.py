@@ -29,7 +29,8 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = ROOT / "_build" / "screenshots" / "lab"
-PAGES = ["book/intro.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.md"))]
+PAGES = ["book/intro.md", "book/queueing.md",
+         *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.md"))]
 RUN_TIMEOUT = 900  # seconds for one page's cells, as for the book build
 # marks Vega draws as SVG paths, symbols, lines, rects or text inside a mark group
 MARKS = "g[class*='mark-'] path, g[class*='mark-'] line, g[class*='mark-'] rect, g[class*='mark-'] text"

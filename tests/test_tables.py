@@ -32,6 +32,11 @@ def test_readable_names_columns_and_shows_no_raw_floats():
     assert "nan" not in html.lower() and "e+0" not in html and "None" not in html
 
 
+def test_readable_shows_integer_columns_as_counts():
+    html = readable(pd.DataFrame({"terminals": [10, 1200], "X (jobs/s)": [1.5, 3.333]})).to_html()
+    assert ">10<" in html and ">1,200<" in html and "10.0" not in html and "3.33" in html
+
+
 @pytest.mark.parametrize(("call", "name"), [
     (lambda: number("12"), "value"), (lambda: number(1.0, digits=0), "digits"),
     (lambda: percent(math.inf), "fraction"), (lambda: readable([1, 2]), "frame"),

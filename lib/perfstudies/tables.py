@@ -212,6 +212,8 @@ def _formatters(frame: pd.DataFrame, formats: Mapping) -> dict[str, Callable]:
             kind = COLUMN_FORMATS[column]
         elif _boolean_column(frame[column]):
             kind = "yesno"
+        elif pd.api.types.is_integer_dtype(frame[column]):
+            kind = "count"
         elif pd.api.types.is_numeric_dtype(frame[column]):
             kind = "number"
         else:
@@ -271,8 +273,9 @@ def readable(frame: pd.DataFrame, names: Mapping[str, str] | None = None,
     formats : mapping, optional
         ``{column: format}``, a key of :data:`FORMATS` or a callable returning
         the cell's text.  Otherwise: the standard comparison columns use
-        :data:`COLUMN_FORMATS`, true/false columns ``"yesno"``, other numeric
-        columns :func:`number` (3 significant figures), the rest ``"text"``.
+        :data:`COLUMN_FORMATS`, true/false columns ``"yesno"``, integer columns
+        ``"count"``, other numeric columns :func:`number` (3 significant
+        figures), the rest ``"text"``.
 
     Examples
     --------
