@@ -1,4 +1,4 @@
-"""Shared fixtures: the built book (built once per test session) and its server."""
+"""Shared fixtures: the built book (built once per test session) and its server; the headless browser's settings."""
 
 import functools
 import http.server
@@ -7,12 +7,17 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 HTML = ROOT / "_build" / "html"
+#: Debian's Chromium, driven headless by both browser suites (``make test`` installs it).
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def build_book(source: Path, config: Path, toc: Path, output: Path | None = None) -> subprocess.CompletedProcess:
@@ -53,3 +58,12 @@ def book_url(built_book):
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+def only_localhost(route, blocked: list) -> None:
+    """A Playwright route handler: let localhost, data: and blob: through, abort the rest and record it."""
+    host = urlparse(route.request.url).hostname
+    if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+        return route.continue_()
+    blocked.append(route.request.url)
+    return route.abort()

@@ -9,23 +9,18 @@ table.  Screenshots of every page at both widths land in ``_build/screenshots/``
 Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
-import os
 import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
-from conftest import ROOT, build_book
+from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, build_book, only_localhost
 from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: A desktop window and a phone's.
 WIDE, NARROW = 1300, 420
 # marks Vega draws as SVG paths, symbols, lines, rects or text inside a mark group
@@ -180,7 +175,7 @@ def rendered(built_book, book_url):
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for width in (WIDE, NARROW):
             context = browser.new_context(viewport={"width": width, "height": 900})
-            context.route("**/*", lambda route: _only_localhost(route, result["blocked"]))
+            context.route("**/*", lambda route: only_localhost(route, result["blocked"]))
             for page_path in _pages(built_book):
                 result[width][page_path] = _render(context, book_url, page_path, width, result)
             context.close()
@@ -269,14 +264,6 @@ def test_no_table_cell_shows_nan_or_exponent_notation(rendered):
                 problems.setdefault(page, []).append(
                     f"table {table['index'] + 1} ({table['head'][:50]!r}) shows {raw[:5]} (use tables.readable)")
     assert not problems, _by_page(problems)
-
-
-def _only_localhost(route, blocked):
-    host = urlparse(route.request.url).hostname
-    if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-        return route.continue_()
-    blocked.append(route.request.url)
-    return route.abort()
 
 
 def _move_slider_and_check_chart_changes(page, page_path, problems):

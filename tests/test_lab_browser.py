@@ -19,15 +19,12 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
 
 import psutil
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, only_localhost
+
 SCREENSHOTS = ROOT / "_build" / "screenshots" / "lab"
 PAGES = ["book/intro.md", "book/queueing.md",
          *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.md"))]
@@ -158,18 +155,10 @@ def browser():
         try:
             context = chromium.new_context(viewport={"width": 1300, "height": 1000})
             context.blocked = []
-            context.route("**/*", lambda route: _only_localhost(route, context.blocked))
+            context.route("**/*", lambda route: only_localhost(route, context.blocked))
             yield context
         finally:
             chromium.close()
-
-
-def _only_localhost(route, blocked):
-    host = urlparse(route.request.url).hostname
-    if route.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-        return route.continue_()
-    blocked.append(route.request.url)
-    return route.abort()
 
 
 @pytest.mark.parametrize("path", PAGES)
