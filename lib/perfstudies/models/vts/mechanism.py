@@ -11,6 +11,8 @@ it, each built by :mod:`.network` from the demands of :mod:`.analytic`:
   copy-out, a fixed write time plus its share of the mount its volume costs;
 * :class:`RecallService`: a recall at a tape drive, a fixed transfer time for the
   volume plus a random mount and search.
+
+The two drive services share one shape, :class:`FixedPlusGamma`.
 """
 
 import math
@@ -89,7 +91,61 @@ class WorkService(ciw.dists.Distribution):
         return 0.0
 
 
-class RecallService(ciw.dists.Distribution):
+class FixedPlusGamma(ciw.dists.Distribution):
+    """A drive's hold of a customer: a fixed data transfer plus a Gamma term for the cartridge work.
+
+    The shape both drive services share (:class:`RecallService`, :class:`CopyService`): the
+    transfer is set by the data's size at the drive's native rate; the mount (and, for a
+    recall, the search) varies, so it is one Gamma term with mean ``gamma_mean_s``.
+
+    Parameters
+    ----------
+    transfer_s : float
+        The fixed transfer time (>= 0).
+    gamma_mean_s : float
+        Mean of the Gamma term (> 0).
+    shape : float
+        Gamma shape of that term (default :data:`SERVICE_SHAPE`).
+
+    Examples
+    --------
+    >>> FixedPlusGamma(transfer_s=1.0, gamma_mean_s=2.0).mean
+    3.0
+    """
+
+    def __init__(self, transfer_s: float, gamma_mean_s: float, shape: float = SERVICE_SHAPE):
+        if not (isinstance(transfer_s, (int, float)) and 0.0 <= transfer_s < math.inf):
+            raise ValueError(f"transfer_s = {transfer_s!r} is out of range: allowed 0 <= transfer_s < inf")
+        self.transfer_s = transfer_s
+        self.gamma_mean_s = gamma_mean_s
+        self.shape = shape
+        self.gamma = gamma_by_mean(gamma_mean_s, shape)
+
+    def __repr__(self):
+        return (f"FixedPlusGamma(transfer_s={self.transfer_s!r}, gamma_mean_s={self.gamma_mean_s!r}, "
+                f"shape={self.shape!r})")
+
+    def sample(self, t=None, ind=None):
+        return self.transfer_s + self.gamma.sample(t, ind)
+
+    @property
+    def mean(self):
+        return self.transfer_s + self.gamma.mean
+
+    @property
+    def variance(self):
+        return self.gamma.variance
+
+    @property
+    def upper_limit(self):
+        return math.inf
+
+    @property
+    def lower_limit(self):
+        return self.transfer_s
+
+
+class RecallService(FixedPlusGamma):
     """One recall at a 3590 tape drive: a fixed transfer plus a random mount and search.
 
     Mechanism: a read miss must bring the whole volume from tape into the
@@ -117,37 +173,14 @@ class RecallService(ciw.dists.Distribution):
     """
 
     def __init__(self, transfer_s: float, overhead_s: float, shape: float = SERVICE_SHAPE):
-        if not (isinstance(transfer_s, (int, float)) and 0.0 <= transfer_s < math.inf):
-            raise ValueError(f"transfer_s = {transfer_s!r} is out of range: allowed 0 <= transfer_s < inf")
-        self.transfer_s = transfer_s
+        super().__init__(transfer_s, overhead_s, shape)
         self.overhead_s = overhead_s
-        self.shape = shape
-        self.mount_and_search = gamma_by_mean(overhead_s, shape)
 
     def __repr__(self):
         return f"RecallService(transfer_s={self.transfer_s!r}, overhead_s={self.overhead_s!r}, shape={self.shape!r})"
 
-    def sample(self, t=None, ind=None):
-        return self.transfer_s + self.mount_and_search.sample(t, ind)
 
-    @property
-    def mean(self):
-        return self.transfer_s + self.mount_and_search.mean
-
-    @property
-    def variance(self):
-        return self.mount_and_search.variance
-
-    @property
-    def upper_limit(self):
-        return math.inf
-
-    @property
-    def lower_limit(self):
-        return self.transfer_s
-
-
-class CopyService(ciw.dists.Distribution):
+class CopyService(FixedPlusGamma):
     """A chunk's copy from the cache to a 3590 drive: a fixed write plus its share of its volume's mount.
 
     Mechanism: in sustained write every volume the host completes is copied to
@@ -184,32 +217,9 @@ class CopyService(ciw.dists.Distribution):
     """
 
     def __init__(self, transfer_s: float, mount_share_s: float, shape: float = SERVICE_SHAPE):
-        if not (isinstance(transfer_s, (int, float)) and 0.0 <= transfer_s < math.inf):
-            raise ValueError(f"transfer_s = {transfer_s!r} is out of range: allowed 0 <= transfer_s < inf")
-        self.transfer_s = transfer_s
+        super().__init__(transfer_s, mount_share_s, shape)
         self.mount_share_s = mount_share_s
-        self.shape = shape
-        self.mount_share = gamma_by_mean(mount_share_s, shape)
 
     def __repr__(self):
         return (f"CopyService(transfer_s={self.transfer_s!r}, mount_share_s={self.mount_share_s!r}, "
                 f"shape={self.shape!r})")
-
-    def sample(self, t=None, ind=None):
-        return self.transfer_s + self.mount_share.sample(t, ind)
-
-    @property
-    def mean(self):
-        return self.transfer_s + self.mount_share.mean
-
-    @property
-    def variance(self):
-        return self.mount_share.variance
-
-    @property
-    def upper_limit(self):
-        return math.inf
-
-    @property
-    def lower_limit(self):
-        return self.transfer_s
