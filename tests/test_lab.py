@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import altair as alt
@@ -59,8 +60,17 @@ def test_make_test_installs_chromium_or_names_the_command():
 
 @pytest.mark.skipif(os.getuid() != 0 or not shutil.which("runuser"), reason="needs root to act as a plain user")
 def test_without_root_or_sudo_make_test_stops_at_once_with_the_command():
-    result = subprocess.run(["runuser", "-u", "nobody", "--", "make", "-s", "browser", "CHROMIUM=/nonexistent/chromium"],
-                            cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    # The Makefile, copied to a folder the plain user can read (a clone made by `mktemp -d` is root's alone).
+    readable = Path(tempfile.mkdtemp(prefix="as-nobody-"))
+    try:
+        readable.chmod(0o755)
+        shutil.copy(ROOT / "Makefile", readable / "Makefile")
+        (readable / "Makefile").chmod(0o644)
+        result = subprocess.run(["runuser", "-u", "nobody", "--", "make", "-s", "browser",
+                                 "CHROMIUM=/nonexistent/chromium"],
+                                cwd=readable, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    finally:
+        shutil.rmtree(readable)
     assert result.returncode != 0
     assert "/nonexistent/chromium is missing for the browser tests; run: sudo apt-get install -y chromium" \
         in result.stderr
