@@ -1,13 +1,16 @@
 """Seeding, determinism, warm-up deletion and confidence intervals."""
 
+import gc
 import math
 
+import ciw
 import numpy as np
 import pandas as pd
 import pytest
 
 from perfstudies.reference import QueueParams, queue_model, queue_network
-from perfstudies.runner import replicate, replicate_until, replication_seeds, run_ciw, summarize
+from perfstudies.runner import (cycle_collector_paused, replicate, replicate_until, replication_seeds, run_ciw,
+                                 summarize)
 
 
 def test_same_seed_gives_identical_tables():
@@ -30,6 +33,39 @@ def test_warmup_deletes_early_arrivals():
     assert records["arrival_date"].min() >= 100.0
     _, everything = run_ciw(queue_network(QueueParams()), seed=1, max_time=200.0)
     assert everything["arrival_date"].min() < 100.0
+
+
+class _CollectorWatch(ciw.dists.Distribution):
+    """A service time that notes whether the cyclic garbage collector is on when Ciw samples it.
+
+    The notes are kept on the class: Ciw samples deep copies of a network's distributions.
+    """
+
+    states: set = set()
+
+    def sample(self, t=None, ind=None):
+        self.states.add(gc.isenabled())
+        return 1.0
+
+
+def test_run_ciw_pauses_the_cycle_collector_and_restores_it():
+    _CollectorWatch.states.clear()
+    network = ciw.create_network(arrival_distributions=[ciw.dists.Deterministic(1.0)],
+                                 service_distributions=[_CollectorWatch()], number_of_servers=[1])
+    assert gc.isenabled()
+    run_ciw(network, seed=1, max_time=50.0)
+    assert _CollectorWatch.states == {False}
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with cycle_collector_paused():
+            pass
+        assert not gc.isenabled(), "a collector that was off must stay off"
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError), cycle_collector_paused():
+        raise RuntimeError("inside")
+    assert gc.isenabled()
 
 
 def test_summary_uses_student_t_interval():

@@ -1,12 +1,13 @@
 """The mechanisms of mechanism.py, checked through the networks that use them."""
 
 import ciw
+import numpy as np
 import pytest
 
 from perfstudies.models.spxtape import ConcurrentParams, build_network, model, volume_model
 from perfstudies.models.spxtape.mechanism import (CHANGING, ChunkStream, PerChunk, TapeDriveNode, TapeLog,
                                                   ToChunkVolume)
-from perfstudies.models.spxtape.metrics import covered, work_intervals
+from perfstudies.models.spxtape.metrics import covered, merge, work_intervals
 from perfstudies.models.spxtape.network import simulate
 from perfstudies.models.spxtape.workload import Chunk
 from perfstudies.networks import with_state
@@ -100,3 +101,21 @@ def test_every_class_says_what_it_is():
                                  service_distributions=[ciw.dists.Deterministic(0.5)], number_of_servers=[2])
     simulation = ciw.Simulation(network, node_class=with_state(TapeDriveNode, log=log))
     assert repr(simulation.nodes[1]) == "TapeDriveNode(drives=2, capacity_pages=100.0, change_time=60.0)"
+
+
+def _union_by_hand(intervals):
+    union = []
+    for start, end in sorted(map(tuple, intervals)):
+        if union and start <= union[-1][1]:
+            union[-1][1] = max(union[-1][1], end)
+        else:
+            union.append([start, end])
+    return np.array(union).reshape(-1, 2)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_merge_is_the_union_as_sorted_disjoint_rows(seed):
+    rng = np.random.default_rng(seed)
+    ends = rng.random((rng.integers(0, 30), 2)) * 10
+    intervals = np.sort(np.round(ends) if seed % 2 else ends, axis=1)  # rounded: rows that touch
+    assert np.array_equal(merge(intervals), _union_by_hand(intervals))

@@ -20,17 +20,18 @@ BLOCKED = "blocked: buffer full"
 
 
 def merge(intervals: np.ndarray) -> np.ndarray:
-    """Union of ``[start, end]`` rows as sorted disjoint rows."""
+    """Union of ``[start, end]`` rows as sorted disjoint rows.
+
+    Sorted by start, a row opens a new union row exactly when it starts after
+    the furthest end reached so far (a running maximum).
+    """
     if len(intervals) == 0:
         return np.empty((0, 2))
-    intervals = intervals[np.argsort(intervals[:, 0])]
-    merged = [list(intervals[0])]
-    for start, end in intervals[1:]:
-        if start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return np.array(merged)
+    intervals = intervals[np.argsort(intervals[:, 0], kind="stable")]
+    starts, reach = intervals[:, 0], np.maximum.accumulate(intervals[:, 1])
+    opens = np.flatnonzero(np.concatenate([[True], starts[1:] > reach[:-1]]))
+    closes = np.append(opens[1:] - 1, len(starts) - 1)
+    return np.column_stack([starts[opens], reach[closes]])
 
 
 def covered(interval: tuple[float, float], disjoint: np.ndarray) -> float:
@@ -80,16 +81,19 @@ def run_metrics(records: pd.DataFrame, log: TapeLog, roles: dict, p) -> dict[str
 
 def timeline_frame(records: pd.DataFrame, log: TapeLog, roles: dict) -> pd.DataFrame:
     """Intervals per lane (each volume, each drive) for :func:`perfstudies.diagrams.timeline`."""
-    rows = [{"lane": f"drive {drive}", "state": state, "start": start, "end": end}
-            for drive, state, start, end in log.segments]
+    columns = ["lane", "state", "start", "end"]
+    drives = pd.DataFrame(log.segments, columns=["drive", "state", "start", "end"])
+    drives["drive"] = "drive " + drives["drive"].astype(str)
+    parts = [drives.set_axis(columns, axis=1)]
     for number, node in enumerate(roles["volumes"], start=1):
         mine = records[records["node"] == node]
-        rows += [{"lane": f"volume {number}", "state": READING, "start": s, "end": e}
-                 for s, e in zip(mine["service_start_date"], mine["service_end_date"])]
         blocked = mine[mine["time_blocked"] > 0]
-        rows += [{"lane": f"volume {number}", "state": BLOCKED, "start": e, "end": e + b}
-                 for e, b in zip(blocked["service_end_date"], blocked["time_blocked"])]
-    return pd.DataFrame(rows, columns=["lane", "state", "start", "end"])
+        for state, start, end in ((READING, mine["service_start_date"], mine["service_end_date"]),
+                                  (BLOCKED, blocked["service_end_date"],
+                                   blocked["service_end_date"] + blocked["time_blocked"])):
+            parts.append(pd.DataFrame({"lane": f"volume {number}", "state": state,
+                                       "start": start.to_numpy(), "end": end.to_numpy()}, columns=columns))
+    return pd.concat(parts, ignore_index=True)
 
 
 def buffer_frame(records: pd.DataFrame, log: TapeLog, roles: dict) -> pd.DataFrame:

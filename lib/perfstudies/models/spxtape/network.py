@@ -34,8 +34,7 @@ from perfstudies.models.spxtape.workload import Chunk, interleave, workload
 from perfstudies.networks import closed_population, with_state
 from perfstudies.runner import run_ciw
 
-#: Gap between the arrivals that put every chunk in place at time ~0 (s); their order is the
-#: order the first node reads the chunks in.
+#: Gap between the arrivals that put the Table 2 dump's queued reads in place at time ~0 (s).
 PLACE_GAP = 1e-9
 #: Simulated-time limit; every run ends far sooner, when the last chunk leaves.
 HORIZON = 1e7
@@ -54,9 +53,17 @@ class Built(NamedTuple):
     roles: dict
 
 
-def _arrivals(count: int):
-    """All ``count`` customers of a node arrive at once (PLACE_GAP apart), then none."""
-    return closed_population(count, PLACE_GAP).arrivals if count else None
+def _placed(counts: list[int]) -> dict:
+    """Arrival and batch distributions that put each node's ``counts`` chunks in place in one batch at ~0.
+
+    One arrival event per node instead of one per chunk.  A batch's customers
+    join the node's queue in the order they are created, which is the order the
+    node's :class:`~.mechanism.ChunkStream` hands out the chunks anyway.  A node
+    whose chunks all come from another node (a count of 0) gets no arrivals.
+    """
+    populations = [closed_population(count) if count else None for count in counts]
+    return {"arrival_distributions": [pop.arrivals if pop else None for pop in populations],
+            "batching_distributions": [pop.batches if pop else ciw.dists.Deterministic(1) for pop in populations]}
 
 
 def _buffer_chunks(p: SpxtapeParams, per_volume: list[list[Chunk]]) -> int:
@@ -81,14 +88,14 @@ def build_network(params: SpxtapeParams, seed: int) -> Built:
         # dumping ends each file with a tape mark; loading creates each file in CP
         per_file = p.mark_time if p.function == "DUMP" else p.file_create_time
         stream = ChunkStream(chunks, p.page_io_time + p.tape_page_time, per_file, log)
-        network = ciw.create_network(arrival_distributions=[_arrivals(len(chunks))],
+        network = ciw.create_network(**_placed([len(chunks)]),
                                      service_distributions=[stream], number_of_servers=[1],
                                      routing=ciw.routing.NetworkRouting([ciw.routing.Leave()]))
         return Built(network, [tape], log, {"tape": [1], "volumes": [], "create": []})
     volumes = range(1, p.volumes + 1)
     if p.function == "DUMP":
         network = ciw.create_network(
-            arrival_distributions=[_arrivals(len(c)) for c in per_volume] + [None],
+            **_placed([len(c) for c in per_volume] + [0]),
             service_distributions=[ChunkStream(c, p.page_io_time, 0.0, log) for c in per_volume]
             + [PerChunk(p.tape_page_time)],
             number_of_servers=[1] * p.volumes + [p.drives],
@@ -99,7 +106,7 @@ def build_network(params: SpxtapeParams, seed: int) -> Built:
                      {"volumes": list(volumes), "tape": [p.volumes + 1], "create": []})
     on_tape = interleave(per_volume)
     network = ciw.create_network(
-        arrival_distributions=[_arrivals(len(on_tape)), None] + [None] * p.volumes,
+        **_placed([len(on_tape), 0] + [0] * p.volumes),
         service_distributions=[ChunkStream(on_tape, p.tape_page_time, 0.0, log), PerChunk(0.0, p.file_create_time)]
         + [PerChunk(p.page_io_time) for _ in volumes],
         number_of_servers=[p.drives, 1] + [1] * p.volumes,

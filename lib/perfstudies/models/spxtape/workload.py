@@ -8,7 +8,7 @@ Files are then cut into *chunks* of about ``chunk_pages`` pages, the customers
 the simulation moves, so a run costs thousands of events, not millions.
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy.optimize import brentq
@@ -20,9 +20,12 @@ SMALLEST_PAGES = 100 * 80 / PAGE_BYTES
 LARGEST_PAGES = 600_000 * 80 / PAGE_BYTES
 
 
-@dataclass(frozen=True)
-class Chunk:
-    """One simulated customer: ``pages`` of spool data holding the starts of ``files`` files."""
+class Chunk(NamedTuple):
+    """One simulated customer: ``pages`` of spool data holding the starts of ``files`` files.
+
+    A named tuple rather than a dataclass: a run makes thousands, and a tuple is
+    built several times faster.
+    """
 
     volume: int
     pages: float
@@ -83,7 +86,7 @@ def chunks_of(volume: int, sizes: np.ndarray, chunk_pages: int) -> list[Chunk]:
     cuts = np.unique(np.concatenate([ends[crossing], inside_big, ends[-1:]]))
     edges = np.concatenate([[0.0], cuts])
     files, _ = np.histogram(starts, bins=edges)
-    return [Chunk(volume, float(b - a), int(n)) for a, b, n in zip(edges[:-1], edges[1:], files)]
+    return [Chunk(volume, pages, count) for pages, count in zip(np.diff(edges).tolist(), files.tolist())]
 
 
 def workload(p, seed: int) -> list[list[Chunk]]:
