@@ -9,8 +9,9 @@ import pytest
 from perfstudies.accuracy import study_comparison
 from perfstudies.compare import DEFAULT, IMPRECISE, Tolerance, required_half_width
 from perfstudies.data import load
-from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_CALIBRATION, TABLE2_CALIBRATION,
-                                                    column_name, table1_cell, table2_cell, without_dump)
+from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_CALIBRATION, TABLE1_COLUMN_OF,
+                                                    TABLE1_ROWS, TABLE2_CALIBRATION, column_name, table1_cell,
+                                                    table2_cell, without_dump)
 from perfstudies.models.spxtape.comparison import (CAP, CONCURRENT_TAPES, INITIAL, REFERENCE, TABLE2_ROWS, baseline,
                                                    replication_counts, table1_role, table2_role, tolerance)
 
@@ -25,7 +26,17 @@ HOW = r"by definition|by construction|copy of|reciprocal of"
 
 @pytest.fixture(scope="module")
 def table():
-    return study_comparison("spxtape").set_index(["table", "row", "column"], drop=False)
+    """The comparison by (table, row, column), its Table 1 rows named by their data column (``elapsed_s`` ...)."""
+    compared = study_comparison("spxtape")
+    return compared.assign(row=compared["row"].replace(TABLE1_COLUMN_OF)).set_index(["table", "row", "column"],
+                                                                                     drop=False)
+
+
+def test_table1_rows_carry_the_reports_row_names():
+    compared = study_comparison("spxtape")
+    assert set(compared.loc[compared["table"] == "Table 1", "row"]) == set(TABLE1_ROWS.values())
+    cell = table1_cell(("SPXTAPE", "DUMP", 2), "system_idle_s")
+    assert cell.where == "Table 1 · System Idle Time (sec) · SPXTAPE DUMP 2"
 
 
 def _value(table, row, column, field="model"):
@@ -42,7 +53,7 @@ def test_comparison_has_every_published_cell_once(table):
 
 
 def test_roles_calibration_derived_prediction(table):
-    calibrated = {(c.table, c.row, c.column) for c in
+    calibrated = {(c.table, TABLE1_COLUMN_OF.get(c.row, c.row), c.column) for c in
                   [table1_cell(key, column) for key, column in TABLE1_CALIBRATION]
                   + [table2_cell(row) for row in TABLE2_CALIBRATION]}
     roles = table["role"]

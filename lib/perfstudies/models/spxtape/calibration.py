@@ -84,9 +84,19 @@ def column_name(key: tuple) -> str:
     return " ".join(map(str, key))
 
 
+#: Table 1's quantities by their data column (and model metric) -> the row name the report prints.
+TABLE1_ROWS = {"elapsed_s": "Elapsed Time (sec)", "elapsed_ratio": "Elapsed Time Ratio", "rate_ratio": "Rate Ratio",
+               "tape_change_s": "Tape Change Time (sec)", "system_idle_s": "System Idle Time (sec)",
+               "overlapped_change_s": "Overlapped Tape Change Time (sec)", "overlap_pct": "Percentage Overlap",
+               "tapes": "Tapes", "tape_reduction_pct": "Percentage Reduction in Tapes",
+               "processor_s": "Processor time (sec)", "processor_util_pct": "Processor utilization (%)"}
+#: A Table 1 row name -> its data column (and model metric).
+TABLE1_COLUMN_OF = {row: column for column, row in TABLE1_ROWS.items()}
+
+
 def table1_cell(key: tuple, column: str) -> Published:
-    """The published Table 1 cell of configuration ``key`` in ``column``."""
-    return Published("Table 1", column, column_name(key), float(table1().loc[key, column]))
+    """The published Table 1 cell of configuration ``key`` in data ``column``, named by the report's row."""
+    return Published("Table 1", TABLE1_ROWS[column], column_name(key), float(table1().loc[key, column]))
 
 
 def table2_cell(row: str) -> Published:
@@ -185,7 +195,7 @@ def refine_buffer(p: SpxtapeParams, idle_target: float, steps: int = 3) -> Spxta
 def calibration_table() -> pd.DataFrame:
     """Each calibrated Table 1 parameter beside the published cell that set it."""
     p = calibrate()
-    return pd.DataFrame([{"published cell": f"{column_name(key)} · {column}",
+    return pd.DataFrame([{"published cell": f"{column_name(key)} · {TABLE1_ROWS[column]}",
                           "published": float(table1().loc[key, column]), "sets": name,
                           "calibrated value": getattr(p, name)}
                          for (key, column), name in TABLE1_CALIBRATION.items()])

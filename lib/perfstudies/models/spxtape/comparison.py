@@ -47,9 +47,9 @@ from perfstudies.cache import memoized
 from perfstudies.compare import (DEFAULT, Cell, Published, Tolerance, comparison_table, imprecise_note,
                                  required_half_width, resolution)
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, REPLICATIONS, TABLE1_CALIBRATION,
-                                                    TABLE2_CALIBRATION, calibrate, calibrate_concurrent, column_name,
-                                                    comparison_run, facts, table1, table1_cell, table2_cell,
-                                                    table2_model)
+                                                    TABLE1_COLUMN_OF, TABLE2_CALIBRATION, calibrate,
+                                                    calibrate_concurrent, column_name, comparison_run, facts, table1,
+                                                    table1_cell, table2_cell, table2_model)
 from perfstudies.models.spxtape.network import model
 from perfstudies.models.spxtape.params import DOCUMENT, SEED, STUDY, SpxtapeParams
 from perfstudies.runner import DEFAULT_CAP, replicate_until, summarize
@@ -89,9 +89,10 @@ def tolerance(cell: Published) -> Tolerance:
     overlapped time is printed in whole seconds (±1 s).  The report states no
     measurement variability of its own.
     """
-    if cell.row in ("tapes", CONCURRENT_TAPES):
+    quantity = TABLE1_COLUMN_OF.get(cell.row, cell.row)
+    if quantity in ("tapes", CONCURRENT_TAPES):
         return WHOLE_TAPES
-    if cell.row in ("overlap_pct", "tape_reduction_pct"):
+    if quantity in ("overlap_pct", "tape_reduction_pct"):
         return WHOLE_POINTS
     if cell.value == 0:
         return WHOLE_SECONDS
@@ -120,7 +121,7 @@ def baseline(cell: Published) -> float:
     if key not in REFERENCE:
         raise ValueError(f"cell = {cell.where!r} has no baseline: the reference configuration itself, "
                          f"allowed one of {[column_name(k) for k in REFERENCE]}")
-    return float(table1().loc[REFERENCE[key], cell.row])
+    return float(table1().loc[REFERENCE[key], TABLE1_COLUMN_OF[cell.row]])
 
 
 def _key(column: str) -> tuple:
@@ -237,7 +238,7 @@ def simulate_table1(p: SpxtapeParams) -> dict[str, pd.DataFrame]:
     """
     cells = table1_cells()
     points = [comparison_run(p, *key) for key in CONFIGURATIONS] + [concurrent_dump(p)]
-    precision = [_precision(cells[key]) for key in CONFIGURATIONS]
+    precision = [_precision(cells[key], TABLE1_COLUMN_OF) for key in CONFIGURATIONS]
     precision.append(_precision({table2_cell(CONCURRENT_TAPES): table2_role(CONCURRENT_TAPES)},
                                 {CONCURRENT_TAPES: "tapes"}))
     tidy, _ = sweep_until(model, points, precision, seed=SEED, initial=INITIAL, cap=CAP, max_workers=1)
@@ -291,7 +292,7 @@ def _cell(published: Published, values: pd.Series, role: str, note: str) -> Cell
 
 
 def _table1_cells(runs: dict) -> list[Cell]:
-    return [_cell(published, runs[column_name(key)][published.row], role, note)
+    return [_cell(published, runs[column_name(key)][TABLE1_COLUMN_OF[published.row]], role, note)
             for key, specs in table1_cells().items() for published, (role, note) in specs.items()]
 
 

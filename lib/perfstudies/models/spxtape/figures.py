@@ -11,6 +11,7 @@ import pandas as pd
 
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram, timeline
+from perfstudies.models.spxtape.calibration import TABLE1_ROWS
 from perfstudies.models.spxtape.explore import WidgetResult
 from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING
 from perfstudies.models.spxtape.metrics import BLOCKED, READING
@@ -125,7 +126,7 @@ def widget_view(result: WidgetResult) -> alt.VConcatChart:
 
 def elapsed_chart(table: pd.DataFrame) -> alt.Chart:
     """Elapsed time by Table 1 configuration, published and model (95% CI), from the comparison table."""
-    elapsed = table[table["row"] == "elapsed_s"]
+    elapsed = table[table["row"] == TABLE1_ROWS["elapsed_s"]]
     return charts.published_vs_model(elapsed, x="column", facet=None, y_title="elapsed time (s)",
                                      title="Elapsed time by configuration: published and model (95% CI)")
 
