@@ -11,7 +11,7 @@ Ciw subclasses), :mod:`.metrics`, :mod:`.network`, :mod:`.calibration`,
 """
 
 from perfstudies.models.spxtape.analytic import busiest_volume_pages, envelope
-from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_ROWS, calibrate,
+from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_COLUMN_OF, TABLE1_ROWS, calibrate,
                                                     calibrate_concurrent, calibration_table, envelope_table,
                                                     table2_model)
 from perfstudies.models.spxtape.comparison import comparison, replication_counts
@@ -21,7 +21,7 @@ from perfstudies.models.spxtape.figures import elapsed_chart, network_chart, run
 from perfstudies.models.spxtape.network import build_network, model, volume_model
 from perfstudies.models.spxtape.params import DOCUMENT, SEED, STUDY, ConcurrentParams, SpxtapeParams
 
-__all__ = ["CONFIGURATIONS", "DOCUMENT", "SEED", "STUDY", "TABLE1_ROWS", "WIDGET_CONTROLS", "WIDGET_RANGES", "ConcurrentParams",
+__all__ = ["CONFIGURATIONS", "DOCUMENT", "SEED", "STUDY", "TABLE1_COLUMN_OF", "TABLE1_ROWS", "WIDGET_CONTROLS", "WIDGET_RANGES", "ConcurrentParams",
            "SpxtapeParams", "WidgetResult", "build_network", "busiest_volume_pages", "calibrate",
            "calibrate_concurrent", "calibration_table", "comparison", "elapsed_chart", "envelope",
            "envelope_table", "model", "network_chart", "one_drive_trace", "replication_counts", "run_chart", "sweep", "sweep_chart",
