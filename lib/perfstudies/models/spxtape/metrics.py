@@ -82,9 +82,9 @@ def run_metrics(records: pd.DataFrame, log: TapeLog, roles: dict, p) -> dict[str
 def timeline_frame(records: pd.DataFrame, log: TapeLog, roles: dict) -> pd.DataFrame:
     """Intervals per lane (each volume, each drive) for :func:`perfstudies.diagrams.timeline`."""
     columns = ["lane", "state", "start", "end"]
-    drives = pd.DataFrame(log.segments, columns=["drive", "state", "start", "end"])
-    drives["drive"] = "drive " + drives["drive"].astype(str)
-    parts = [drives.set_axis(columns, axis=1)]
+    drives = pd.DataFrame(log.segments, columns=columns)
+    drives["lane"] = "drive " + drives["lane"].astype(str)
+    parts = [drives]
     for number, node in enumerate(roles["volumes"], start=1):
         mine = records[records["node"] == node]
         blocked = mine[mine["time_blocked"] > 0]
