@@ -53,7 +53,7 @@ TEN_PERCENT = 0.10
 
 #: Columns of every comparison table, in order.
 COLUMNS = ["study", "document", "table", "row", "column", "published", "model", "ci_half_width",
-           "rel_error", "within_10pct", "role", "tolerance", "tolerance_kind", "tolerance_reason",
+           "replications", "rel_error", "within_10pct", "role", "tolerance", "tolerance_kind", "tolerance_reason",
            "within_tolerance", "precise", "baseline", "baseline_rel_error", "beats_baseline",
            "weak_evidence", "note"]
 
@@ -202,6 +202,8 @@ class Cell:
     note : str
         What a reader needs to read the row; for a derived cell, how it follows
         (required).
+    replications : int
+        How many replications ``model`` is the mean of (0 for an exact number).
     """
 
     published: Published
@@ -211,6 +213,7 @@ class Cell:
     baseline: float = math.nan
     tolerance: Tolerance = DEFAULT
     note: str = ""
+    replications: int = 0
 
     def __post_init__(self):
         if not isinstance(self.published, Published):
@@ -225,6 +228,9 @@ class Cell:
         if half_width < 0:
             raise ValueError(f"Cell.ci_half_width = {half_width!r} is out of range: allowed >= 0 or NaN")
         object.__setattr__(self, "ci_half_width", half_width)
+        if isinstance(self.replications, bool) or not isinstance(self.replications, numbers.Integral) \
+                or self.replications < 0:
+            raise ValueError(f"Cell.replications = {self.replications!r} is out of range: allowed an integer >= 0")
         baseline = _number("Cell", "baseline", self.baseline, allow_nan=self.role != "prediction")
         object.__setattr__(self, "baseline", baseline)
         if self.tolerance.kind == "relative" and self.published.value == 0:
@@ -265,7 +271,7 @@ class Cell:
         """The cell as one row of :data:`COLUMNS` (without ``study`` and ``document``)."""
         p = self.published
         return {"table": p.table, "row": p.row, "column": p.column, "published": p.value, "model": self.model,
-                "ci_half_width": self.ci_half_width, "rel_error": self.rel_error,
+                "ci_half_width": self.ci_half_width, "replications": self.replications, "rel_error": self.rel_error,
                 "within_10pct": abs(self.model - p.value) <= TEN_PERCENT * abs(p.value), "role": self.role,
                 "tolerance": self.tolerance.value, "tolerance_kind": self.tolerance.kind,
                 "tolerance_reason": self.tolerance.reason, "within_tolerance": self.within_tolerance,

@@ -1,0 +1,84 @@
+"""The study contract: what one study declares, and what the core does with it.
+
+A study is a declaration, ``STUDY = Study(...)`` in its package's ``__init__``.
+The core does the work once for every study: :meth:`Study.comparison` runs the
+one evaluator (:func:`perfstudies.evaluate.evaluate`) on the study's declared
+cells and experiments; the registry (:mod:`perfstudies.studies`), the
+Accuracy page, ``make accuracy``, the benchmark and the contract test read
+the record, never a study's internals.
+
+Fields
+------
+key : str
+    The study's name: its package ``perfstudies.models.<key>``, its
+    ``data/<key>/`` folder and its chapter ``notebooks/<key>.md``.
+document : str
+    The source document's title, as the comparison table names it.
+seed : int
+    The base seed of every simulated number the study shows (replication *i*
+    of anything uses ``replication_seeds(seed, n)[i]``).
+params : type
+    The study's parameter record class (a :class:`perfstudies.params.Params`).
+model : callable
+    ``model(params, seed) -> {metric: number}``, one replication.
+calibrate : callable
+    ``calibrate()``: the calibrated parameters, each set from a named
+    published cell (the cells of role ``calibration`` name them).
+cells : callable
+    ``cells()``: every compared published cell as a
+    :class:`perfstudies.cells.CellSpec`, a plain list with no control flow
+    beyond building it.
+experiments : callable
+    ``experiments()``: the :class:`perfstudies.cells.Experiment` records the
+    simulated cells name.
+widget_run : callable
+    ``widget_run(params=None)``: what one change of the live panel runs.
+sweep_points : callable
+    ``sweep_points()``: the parameter records of the chapter's precomputed sweep.
+"""
+
+import dataclasses
+from collections.abc import Callable
+
+import pandas as pd
+
+from perfstudies.evaluate import evaluate
+from perfstudies.params import Params, check_callable, check_integer, check_text
+from perfstudies.runner import MAX_SEED
+
+#: The callable fields of :class:`Study`.
+CALLABLES = ("model", "calibrate", "cells", "experiments", "widget_run", "sweep_points")
+
+
+@dataclasses.dataclass(frozen=True)
+class Study:
+    """One study, declared (see the module docstring for each field)."""
+
+    key: str
+    document: str
+    seed: int
+    params: type
+    model: Callable
+    calibrate: Callable
+    cells: Callable
+    experiments: Callable
+    widget_run: Callable
+    sweep_points: Callable
+
+    def __post_init__(self):
+        check_text("Study.key", self.key, empty=False)
+        if not self.key.isidentifier():
+            raise ValueError(f"Study.key = {self.key!r} is not allowed: allowed a Python identifier")
+        check_text("Study.document", self.document, empty=False)
+        check_integer("Study.seed", self.seed, low=0, high=MAX_SEED)
+        if not (isinstance(self.params, type) and issubclass(self.params, Params)):
+            raise ValueError(f"Study.params = {self.params!r} has the wrong type: allowed a Params record class")
+        for name in CALLABLES:
+            check_callable(f"Study.{name}", getattr(self, name))
+
+    def __repr__(self) -> str:
+        return f"Study(key={self.key!r}, document={self.document!r}, params={self.params.__name__})"
+
+    def comparison(self, progress: bool = False) -> pd.DataFrame:
+        """The standard comparison table of every declared cell (the one evaluator)."""
+        return evaluate(self.key, self.document, self.seed, self.experiments(), self.cells(), progress=progress)
