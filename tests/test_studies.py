@@ -40,7 +40,7 @@ def test_unknown_study_is_refused_by_name():
 @pytest.mark.parametrize("key", KEYS)
 def test_study_module_provides_the_protocol(key):
     module = study_module(key)
-    assert module.STUDY == key
+    assert module.STUDY.key == key and module.STUDY.document == module.DOCUMENT
     assert isinstance(module.DOCUMENT, str) and module.DOCUMENT.strip()
     assert callable(module.comparison) and callable(module.widget_run)
     assert sorted(p.suffix for p in (DATA / key).glob("*.csv")), f"data/{key}/ has no published table"

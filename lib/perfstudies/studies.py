@@ -6,8 +6,8 @@ read one study package can read them all, because they share one layout (the
 modules in :data:`LAYERS`, lowest first)::
 
     models/<key>/
-      __init__.py     STUDY, DOCUMENT, SEED and the public API (PUBLIC_API), nothing else
-      params.py       frozen records; every default with its unit and its source in the document
+      __init__.py     the public API (PUBLIC_API) and STUDY = Study(...) (perfstudies.study), nothing else
+      params.py       KEY, DOCUMENT, SEED; frozen records, every default with its unit and its source
       workload.py     (where needed) synthetic inputs
       analytic.py     theory first: closed forms, bounds, MVA
       mechanism.py    every Ciw Node / distribution / routing subclass of the study; each
@@ -15,7 +15,8 @@ modules in :data:`LAYERS`, lowest first)::
       metrics.py      (where needed) records -> the report's quantities
       network.py      build_network(params); model(params, seed) -> one replication's metrics
       calibration.py  calibrate(): named published cells -> parameters
-      comparison.py   comparison(): every published cell, its role and its no-change baseline
+      comparison.py   experiments() and cells(): every published cell declared (perfstudies.cells);
+                      comparison() runs the one evaluator (perfstudies.evaluate) on them
       explore.py      widget_run(params=None) and sweep_points(): the chapter's interactive parts
       figures.py      every chart and diagram the chapter shows
 
@@ -37,12 +38,16 @@ Conventions shared by every study:
 ``sweep_points`` the parameter records of the precomputed sweep behind the chapter's
                kernel-free slider.
 ``calibrate``  the calibrated parameters, each set from a named published cell.
-``comparison`` the standard comparison table (:mod:`perfstudies.compare`): every
-               published cell with its role and, for predictions, its baseline.
+``cells``      every compared published cell as a :class:`perfstudies.cells.CellSpec`.
+``experiments`` the :class:`perfstudies.cells.Experiment` records the cells name.
+``comparison`` the standard comparison table (:mod:`perfstudies.compare`), computed
+               from ``cells`` and ``experiments`` by :func:`perfstudies.evaluate.evaluate`.
 """
 
 import importlib
 from types import ModuleType
+
+from perfstudies.study import Study
 
 #: Study key -> module, in the book's chapter order.
 STUDIES: dict[str, str] = {
@@ -59,7 +64,8 @@ LAYERS = ("params", "workload", "analytic", "mechanism", "metrics", "network", "
 #: Layers a study may leave out when it has nothing to put in them.
 OPTIONAL_LAYERS = ("workload", "metrics")
 #: Names every study's ``__init__`` exports.
-PUBLIC_API = ("STUDY", "DOCUMENT", "SEED", "model", "calibrate", "comparison", "widget_run", "sweep_points")
+PUBLIC_API = ("STUDY", "KEY", "DOCUMENT", "SEED", "model", "calibrate", "cells", "experiments", "comparison",
+              "widget_run", "sweep_points")
 
 
 def study_module(key: str) -> ModuleType:
@@ -67,3 +73,8 @@ def study_module(key: str) -> ModuleType:
     if not isinstance(key, str) or key not in STUDIES:
         raise ValueError(f"study = {key!r} is not registered: allowed one of {list(STUDIES)}")
     return importlib.import_module(STUDIES[key])
+
+
+def study(key: str) -> Study:
+    """The :class:`~perfstudies.study.Study` record of study ``key``."""
+    return study_module(key).STUDY

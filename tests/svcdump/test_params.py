@@ -52,8 +52,7 @@ def test_the_largest_record_stays_far_below_the_event_budget_and_runs_in_seconds
 
 
 def test_the_defaults_and_every_configuration_the_chapter_runs_are_accepted():
-    from perfstudies.models.svcdump.comparison import statement_specs
+    from perfstudies.models.svcdump.comparison import configurations as compared
 
-    configurations = [DumpParams(), calibrated_params(), *sweep_points()]
-    configurations += [calibrated_params(**config) for spec in statement_specs().values() for config in spec.configs]
+    configurations = [DumpParams(), calibrated_params(), *sweep_points(), *compared().values()]
     assert all(p.events <= MAX_EVENTS for p in configurations)

@@ -26,7 +26,7 @@ import pandas as pd
 from perfstudies.compare import Published
 from perfstudies.data import load
 from perfstudies.models.svcdump import analytic
-from perfstudies.models.svcdump.params import STUDY, DumpParams
+from perfstudies.models.svcdump.params import KEY, DumpParams
 
 #: The name of the transcribed table every published cell of the study sits in.
 TABLE = "statements"
@@ -45,7 +45,7 @@ CALIBRATED_ON = {"io_turnaround_ms": "ess_vs_3390_response", "capture_us_per_blo
 
 def statements() -> pd.DataFrame:
     """The transcribed statements (``data/svcdump/statements.csv``), indexed by statement key."""
-    return load(STUDY, "statements").set_index("statement")
+    return load(KEY, "statements").set_index("statement")
 
 
 def published_cells() -> dict[str, Published]:
@@ -58,7 +58,7 @@ def published_cells() -> dict[str, Published]:
 @functools.cache
 def documented_dump_blocks() -> int:
     """The dump size the document states, in 4 KiB blocks (read once per process)."""
-    setup = load(STUDY, "setup").set_index("quantity")
+    setup = load(KEY, "setup").set_index("quantity")
     return int(setup.loc["dump_blocks", "value"])
 
 

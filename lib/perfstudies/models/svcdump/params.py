@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from perfstudies.params import Params, param
 
 #: The study's key (its data folder, chapter and registry entry) and the document it rebuilds.
-STUDY = "svcdump"
+KEY = "svcdump"
 DOCUMENT = "z/OS Performance: SVC Dump"
 #: The one base seed of every simulated number the study shows: calibration checks, the
 #: comparison, the widget re-runs and the sweeps (replication i uses replication_seeds(SEED, n)[i]).

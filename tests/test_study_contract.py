@@ -1,0 +1,69 @@
+"""Every registered study, and the toy M/M/1 study, is a declaration on the one core contract.
+
+These checks read the declarations only (no simulation): the record, the
+cells and what each role must declare, the derived-cell rule on published
+values, and that no study carries its own evaluation or replication loop.
+"""
+
+import ast
+import dataclasses
+
+import pytest
+
+from perfstudies.cells import CellSpec, Exact, Simulated, refused_derivations
+from perfstudies.paths import ROOT
+from perfstudies.studies import STUDIES, study
+from perfstudies.study import Study
+from toy import mm1
+
+RECORDS = {key: (lambda key=key: study(key)) for key in STUDIES} | {"toy mm1": lambda: mm1.STUDY}
+#: Core names that would mean a study evaluates, replicates or builds its table itself.
+OWN_LOOPS = {"replicate_until", "sweep_until", "run_sweep", "replicate", "comparison_table", "Cell",
+             "required_half_width", "imprecise_note"}
+
+
+@pytest.fixture(params=list(RECORDS), scope="module")
+def record(request) -> Study:
+    return RECORDS[request.param]()
+
+
+@pytest.fixture(scope="module")
+def specs(record) -> list[CellSpec]:
+    return record.cells()
+
+
+def test_the_record_is_a_study_named_by_its_key(record):
+    assert isinstance(record, Study)
+    if record.key in STUDIES:
+        assert record is study(record.key)
+
+
+def test_every_derived_cell_follows_from_published_cells(specs):
+    assert refused_derivations(specs) == []
+
+
+def test_every_calibration_cell_sets_a_field_of_the_studys_record(record, specs):
+    fields = {field.name for field in dataclasses.fields(record.params)}
+    unknown = [(spec.key, spec.sets) for spec in specs if spec.role == "calibration" and spec.sets not in fields]
+    assert not unknown, f"calibration cells set parameters that are not fields of {record.params.__name__}: {unknown}"
+
+
+def test_every_prediction_declares_a_baseline_with_its_ground(specs):
+    predicted = [spec for spec in specs if spec.role == "prediction"]
+    assert predicted, "a study predicts some cells"
+    assert all(spec.baseline.ground.strip() for spec in predicted)
+
+
+def test_every_simulated_cell_names_a_declared_experiment(record, specs):
+    names = {experiment.name for experiment in record.experiments()}
+    named = {spec.model.experiment for spec in specs if isinstance(spec.model, Simulated)}
+    assert named <= names
+    assert all(isinstance(spec.model, (Simulated, Exact)) for spec in specs)
+
+
+@pytest.mark.parametrize("key", list(STUDIES))
+def test_no_study_evaluates_or_replicates_its_comparison_itself(key):
+    """The comparison module declares; the one evaluator evaluates."""
+    tree = ast.parse((ROOT / "lib" / "perfstudies" / "models" / key / "comparison.py").read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert not imported & OWN_LOOPS, f"{key}/comparison.py imports {sorted(imported & OWN_LOOPS)}"
