@@ -48,9 +48,11 @@ def test_scoreboard_counts_roles_and_scores_predictions_only():
     demo = board.iloc[0]
     assert (demo["cells"], demo["calibration"], demo["derived"], demo["prediction"]) == (5, 1, 1, 3)
     assert (demo["within_10pct"], demo["within_tolerance"], demo["beats_baseline"]) == (1, 2, 2)
-    assert (demo["weak_evidence"], demo["imprecise"]) == (1, 1)
+    assert (demo["hits"], demo["misses"], demo["undecided"]) == (1, 1, 1)
+    assert (demo["scored"], demo["bounds"], demo["bounds_held"], demo["weak_evidence"]) == (3, 0, 0, 1)
     assert demo["pct_beats_baseline"] == pytest.approx(200 / 3)
     assert worst_cells(_table(), 1)["row"].tolist() == ["load"]
+    assert _table()["verdict"].tolist() == ["", "miss", "hit", "", "undecided"]
 
 
 def test_pooled_row_adds_the_studies_up():
@@ -61,9 +63,12 @@ def test_pooled_row_adds_the_studies_up():
 
 def test_in_words_names_the_calibration_cells_and_the_counts():
     words = in_words(_table())
-    assert "1 published cells set parameters: Table 1 dump (c)" in words
-    assert "1 follow from calibrated cells or from the model's structure" in words
-    assert "3 are predictions: 1 within 10%, 2 within their tolerance, and 2 beat the no-change baseline" in words
+    assert "1 published cells set parameters (Table 1 · dump · c)." in words
+    assert "1 follow from other published cells and are shown, not scored." in words
+    assert ("Of the 3 predictions, 1 within their tolerance, 1 outside it, 1 undecided (the interval is still "
+            "too wide); 2 beat the planner's answer without the model, and for 1 that answer alone already "
+            "passes.") in words
+    assert "The largest miss is Table 1 · load · c: 50 published, 60 in the model." in words
 
 
 def test_worst_cells_rank_by_multiples_of_each_cells_own_tolerance():
@@ -77,7 +82,26 @@ def test_worst_cells_rank_by_multiples_of_each_cells_own_tolerance():
     worst = worst_cells(both, 2)
     assert worst["row"].tolist() == ["tapes", "time"]
     assert worst["tolerances_off"].tolist() == pytest.approx([4.0, 3.0])
-    assert worst_cells(both, 1, per_study=True)[["study", "row"]].values.tolist() == [["one", "tapes"], ["two", "idle"]]
+    assert worst_cells(both, 1, per_study=True)[["study", "row"]].values.tolist() == [["one", "tapes"]]
+    # study two's only cell lies inside its tolerance (2 s off, ±4 s): never listed as a worst cell
+    assert "idle" not in worst_cells(both, 10)["row"].tolist()
+
+
+def test_a_stated_range_is_scored_as_a_bound_not_as_a_point():
+    """0 < g < 1 stored as 0.5: inside is a held bound, outside a broken one, astride an edge undecided."""
+    inside = _cell("gain", 0.5, 0.2, bounds=(0.0, 1.0), baseline=0.5, ci_half_width=0.05)
+    outside = _cell("gain", 0.5, 1.2, bounds=(0.0, 1.0), baseline=0.0, ci_half_width=0.05, column="d")
+    astride = _cell("gain", 0.5, 0.98, bounds=(0.0, 1.0), baseline=0.0, ci_half_width=0.05, column="e")
+    table = comparison_table([inside, outside, astride], study="demo", document="A")
+    assert table["verdict"].tolist() == ["bound held", "bound broken", "undecided"]
+    assert table["weak_evidence"].tolist() == [True, False, False]  # a baseline inside the range passes too
+    assert table["beats_baseline"].tolist() == [False, False, True]
+    board = scoreboard(table).iloc[0]
+    assert (board["scored"], board["bounds"], board["bounds_held"], board["undecided"]) == (0, 3, 1, 1)
+    assert worst_cells(table)["column"].tolist() == ["d"]
+    assert "straddles an edge" in imprecise_note(astride, 5, 5)
+    with pytest.raises(ValueError, match="Cell.bounds"):
+        _cell("gain", 0.5, 0.2, bounds=(0.6, 1.0))
 
 
 def test_zero_published_needs_an_absolute_tolerance():

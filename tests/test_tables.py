@@ -125,7 +125,8 @@ def test_comparison_puts_misses_first_in_words_and_folds_long_tables():
     assert "150\u00a0±\u00a01.0" in html and "nan" not in html.lower()
     long = comparison(_comparison_table(20))
     assert isinstance(long, Folded)
-    assert "20: 5 calibration, 5 derived, 10 prediction; 3 predictions outside their tolerance" in long.summary
+    assert "20: 5 calibration, 5 derived, 10 prediction; 3 predictions missed" in long.summary
+    assert "miss" in short.to_html(), "each prediction shows its verdict"
     assert "row 0 · elapsed (s)<" in comparison(_comparison_table(4), order="document").data["cell"].iloc[0]
 
 

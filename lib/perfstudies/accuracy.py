@@ -45,16 +45,29 @@ def collect(keys: list[str] | None = None) -> pd.DataFrame:
     return pd.concat([study_comparison(key) for key in keys], ignore_index=True)
 
 
+#: The scoreboard's columns as README and ``make accuracy`` print them: (heading, how a row shows it).
+BOARD_COLUMNS = (
+    ("study", lambda row: row.study),
+    ("cells", lambda row: f"{row.cells}"),
+    ("calibration / derived / prediction", lambda row: f"{row.calibration} / {row.derived} / {row.prediction}"),
+    ("predicted within 10%", lambda row: f"{row.within_10pct} of {row.scored} ({row.pct_within_10pct:.0f}%)"),
+    ("hits / misses / undecided", lambda row: f"{row.hits} / {row.misses} / {row.undecided}"),
+    ("stated ranges held", lambda row: f"{row.bounds_held} of {row.bounds}"),
+    ("beat the baseline", lambda row: f"{row.beats_baseline} ({row.pct_beats_baseline:.0f}%)"),
+    ("weak evidence", lambda row: f"{row.weak_evidence}"),
+)
+
+
+def board_rows(table: pd.DataFrame) -> list[list[str]]:
+    """The scoreboard of ``table`` as text rows of :data:`BOARD_COLUMNS`."""
+    return [[show(row) for _, show in BOARD_COLUMNS] for row in scoreboard(table).itertuples()]
+
+
 def markdown_board(table: pd.DataFrame) -> str:
     """The scoreboard as the Markdown table README.md shows."""
-    lines = ["| study | cells | calibration / derived / prediction | predicted within 10% "
-             "| within tolerance | beat the no-change baseline | weak evidence |",
-             "|---|---|---|---|---|---|---|"]
-    for row in scoreboard(table).itertuples():
-        share = f"{row.within_10pct} of {row.prediction} ({row.pct_within_10pct:.0f}%)"
-        lines.append(f"| {row.study} | {row.cells} | {row.calibration} / {row.derived} / {row.prediction} "
-                     f"| {share} | {row.pct_within_tolerance:.0f}% | {row.beats_baseline} "
-                     f"({row.pct_beats_baseline:.0f}%) | {row.weak_evidence} |")
+    lines = ["| " + " | ".join(heading for heading, _ in BOARD_COLUMNS) + " |",
+             "|" + "---|" * len(BOARD_COLUMNS)]
+    lines += ["| " + " | ".join(row) + " |" for row in board_rows(table)]
     return "\n".join(lines)
 
 
@@ -87,10 +100,10 @@ def main(argv: list[str]) -> int:
     table = collect()
     BUILD.mkdir(exist_ok=True)
     table.to_csv(OUTPUT, index=False)
-    board = scoreboard(table)
-    with pd.option_context("display.width", 160, "display.max_columns", 30):
-        print(board.to_string(index=False, float_format=lambda v: f"{v:.0f}"))
-        print("\nWorst predicted cells of each study, in multiples of their tolerance:")
+    board = pd.DataFrame(board_rows(table), columns=[heading for heading, _ in BOARD_COLUMNS])
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_colwidth", 60):
+        print(board.to_string(index=False))
+        print("\nWorst misses of each study, in multiples of their tolerance:")
         worst = worst_cells(table, 3, per_study=True)
         print(worst[["study", "table", "row", "column", "published", "model", "baseline", "tolerances_off"]]
               .to_string(index=False, float_format=lambda v: f"{v:.4g}"))

@@ -38,7 +38,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Mapping
 
-from perfstudies.compare import DEFAULT, ROLES, Published, Tolerance
+from perfstudies.compare import DEFAULT, ROLES, Published, Tolerance, check_bounds
 from perfstudies.params import Params, check_callable, check_integer, check_text
 from perfstudies.runner import DEFAULT_CAP, MAX_REPLICATIONS
 
@@ -225,6 +225,10 @@ class CellSpec:
         What a reader needs to read the row (how the model gets the value).
     key : str
         The name other cells' derivations use (default: ``published.where``).
+    bounds : (float, float), optional
+        The open range the document states where it prints no number
+        (``published`` is its midpoint); the cell is then scored as a bound
+        (:class:`perfstudies.compare.Cell`).
     """
 
     published: Published
@@ -236,6 +240,7 @@ class CellSpec:
     baseline: Baseline | None = None
     note: str = ""
     key: str = ""
+    bounds: tuple | None = None
 
     def __post_init__(self):
         if not isinstance(self.published, Published):
@@ -249,6 +254,8 @@ class CellSpec:
         if not isinstance(self.tolerance, Tolerance):
             raise ValueError(f"CellSpec.tolerance = {self.tolerance!r} has the wrong type for {where}: "
                              "allowed a Tolerance")
+        if self.bounds is not None:
+            object.__setattr__(self, "bounds", check_bounds("CellSpec.bounds", self.bounds, self.published))
         check_text("CellSpec.note", self.note)
         check_text("CellSpec.key", self.key)
         if not self.key:

@@ -5,16 +5,19 @@ Each compared number is a :class:`Cell`: where it sits in the document (a
 its *role* and a *no-change baseline*:
 
 ``calibration``  the published value set a model parameter (shows that the fit took);
-``derived``      it follows from calibrated cells or from the model's structure by
-                 definition, arithmetic or construction (the note says which);
-                 shown, never scored;
-``prediction``   a mechanism produced it from cells it never saw; only these are scored.
+``derived``      it follows from other published cells by an identity that, applied
+                 to their published values, gives its own (:mod:`perfstudies.cells`
+                 checks this); shown, never scored;
+``prediction``   a mechanism produced it from cells it never saw; only these are scored,
+                 each with a *verdict* (:data:`VERDICTS`): a hit or a miss of its
+                 tolerance, a stated range held or broken, or undecided while its
+                 interval is too wide.
 
 The *baseline* of a predicted cell is the answer a capacity planner would give
 without the model: the same quantity in the study's reference configuration
-(the BASE column, the fast-path-off run, one stripe, the one-drive dump, ...).
-A prediction is evidence when it beats that baseline; a baseline that is
-already within tolerance makes the cell *weak evidence*, whatever the model says.
+(persistence), or a scaling rule the document itself states.  A prediction is
+evidence when it beats that baseline; a baseline that already passes makes the
+cell *weak evidence*, whatever the model says.
 
 One tolerance policy holds for every study (:class:`Tolerance`): 10% relative
 by default; wider only where the document itself states a measurement
@@ -52,10 +55,14 @@ IMPRECISE = "IMPRECISE"
 TEN_PERCENT = 0.10
 
 #: Columns of every comparison table, in order.
-COLUMNS = ["study", "document", "table", "row", "column", "published", "model", "ci_half_width",
+COLUMNS = ["study", "document", "key", "table", "row", "column", "published", "model", "ci_half_width",
            "replications", "rel_error", "within_10pct", "role", "tolerance", "tolerance_kind", "tolerance_reason",
-           "within_tolerance", "precise", "baseline", "baseline_rel_error", "beats_baseline",
-           "weak_evidence", "note"]
+           "bound_low", "bound_high", "within_tolerance", "precise", "verdict", "baseline", "baseline_rel_error",
+           "beats_baseline", "weak_evidence", "note"]
+#: The verdict of a predicted cell: scored as a value (within its tolerance or not) or, where the
+#: document states only a range, as a bound (inside it or not); "undecided" while its 95% interval
+#: is wider than the precision rule allows (:func:`decided`).  Other roles have no verdict ("").
+VERDICTS = ("hit", "miss", "bound held", "bound broken", "undecided")
 
 
 def _number(owner: str, name: str, value, *, allow_nan: bool = False) -> float:
@@ -204,6 +211,14 @@ class Cell:
         (required).
     replications : int
         How many replications ``model`` is the mean of (0 for an exact number).
+    bounds : (float, float), optional
+        The open range ``low < value < high`` the document states where it
+        gives no number (``published`` is then the range's midpoint); a
+        predicted cell with bounds is scored as a bound, inside or outside,
+        not as a point with a tolerance that could cover the whole range.
+    key : str
+        The name code looks the cell up by (default: ``published.where``);
+        the reader sees ``table``, ``row`` and ``column``, the document's names.
     """
 
     published: Published
@@ -214,10 +229,15 @@ class Cell:
     tolerance: Tolerance = DEFAULT
     note: str = ""
     replications: int = 0
+    bounds: tuple | None = None
+    key: str = ""
 
     def __post_init__(self):
         if not isinstance(self.published, Published):
             raise ValueError(f"Cell.published = {self.published!r} has the wrong type: allowed a Published cell")
+        _text("Cell", "key", self.key)
+        if not self.key:
+            object.__setattr__(self, "key", self.published.where)
         if self.role not in ROLES:
             raise ValueError(f"Cell.role = {self.role!r} is not allowed: allowed one of {list(ROLES)}")
         if not isinstance(self.tolerance, Tolerance):
@@ -236,48 +256,101 @@ class Cell:
         if self.tolerance.kind == "relative" and self.published.value == 0:
             raise ValueError(f"Cell.tolerance = {self.tolerance!r} is not allowed for {self.published.where}: "
                              "a published zero has no relative error; use an absolute resolution tolerance")
+        if self.bounds is not None:
+            object.__setattr__(self, "bounds", check_bounds("Cell.bounds", self.bounds, self.published))
 
     @property
     def rel_error(self) -> float:
         """``(model - published) / |published|``; NaN when published is 0."""
         return _relative(self.model, self.published.value)
 
+    def holds(self, value: float) -> bool:
+        """Whether ``value`` passes this cell: inside its bounds, or within its tolerance of the published value."""
+        if self.bounds is not None:
+            return self.bounds[0] < value < self.bounds[1]
+        return abs(value - self.published.value) <= self.tolerance.allowed_error(self.published.value)
+
     @property
     def within_tolerance(self) -> bool:
-        return abs(self.model - self.published.value) <= self.tolerance.allowed_error(self.published.value)
+        return self.holds(self.model)
 
     @property
     def precise(self) -> bool:
-        """Whether the CI is narrow enough to compare (see :func:`required_half_width`)."""
-        if math.isnan(self.ci_half_width):
-            return True
-        return self.ci_half_width <= required_half_width(self.published.value, self.tolerance, self.model)
+        """Whether the CI is narrow enough for a verdict (see :func:`decided`)."""
+        return decided(self.published.value, self.tolerance, self.model, self.ci_half_width, self.bounds)
+
+    @property
+    def verdict(self) -> str:
+        """One of :data:`VERDICTS` for a predicted cell; "" for calibration and derived cells."""
+        if self.role != "prediction":
+            return ""
+        if not self.precise:
+            return "undecided"
+        if self.bounds is not None:
+            return "bound held" if self.within_tolerance else "bound broken"
+        return "hit" if self.within_tolerance else "miss"
 
     @property
     def beats_baseline(self) -> bool | None:
-        """Whether the model is closer to the published value than the baseline (None without one)."""
+        """Whether the model does better than the baseline (None without one).
+
+        For a value: closer to the published value.  For a bound: inside it
+        where the baseline is not.
+        """
         if math.isnan(self.baseline):
             return None
+        if self.bounds is not None:
+            return self.holds(self.model) and not self.holds(self.baseline)
         return abs(self.model - self.published.value) < abs(self.baseline - self.published.value)
 
     @property
     def weak_evidence(self) -> bool | None:
-        """Whether the baseline alone is already within tolerance (None without one)."""
+        """Whether the baseline alone already passes (within tolerance, or inside the bounds; None without one)."""
         if math.isnan(self.baseline):
             return None
-        return abs(self.baseline - self.published.value) <= self.tolerance.allowed_error(self.published.value)
+        return self.holds(self.baseline)
 
     def row(self) -> dict:
         """The cell as one row of :data:`COLUMNS` (without ``study`` and ``document``)."""
         p = self.published
-        return {"table": p.table, "row": p.row, "column": p.column, "published": p.value, "model": self.model,
+        return {"key": self.key, "table": p.table, "row": p.row, "column": p.column, "published": p.value, "model": self.model,
                 "ci_half_width": self.ci_half_width, "replications": self.replications, "rel_error": self.rel_error,
                 "within_10pct": abs(self.model - p.value) <= TEN_PERCENT * abs(p.value), "role": self.role,
                 "tolerance": self.tolerance.value, "tolerance_kind": self.tolerance.kind,
-                "tolerance_reason": self.tolerance.reason, "within_tolerance": self.within_tolerance,
-                "precise": self.precise, "baseline": self.baseline,
+                "tolerance_reason": self.tolerance.reason,
+                "bound_low": self.bounds[0] if self.bounds else math.nan,
+                "bound_high": self.bounds[1] if self.bounds else math.nan,
+                "within_tolerance": self.within_tolerance, "precise": self.precise, "verdict": self.verdict,
+                "baseline": self.baseline,
                 "baseline_rel_error": _relative(self.baseline, p.value), "beats_baseline": self.beats_baseline,
                 "weak_evidence": self.weak_evidence, "note": self.note}
+
+
+def check_bounds(label: str, bounds, published: Published) -> tuple[float, float]:
+    """``bounds`` as ``(low, high)`` with finite ``low < published.value < high``, or a ValueError naming ``label``."""
+    if not isinstance(bounds, tuple) or len(bounds) != 2:
+        raise ValueError(f"{label} = {bounds!r} has the wrong type: allowed a (low, high) tuple")
+    low, high = (_number("", f"{label}[{index}]", value) for index, value in enumerate(bounds))
+    if not low < published.value < high:
+        raise ValueError(f"{label} = {bounds!r} is out of range for {published.where}: allowed "
+                         f"low < {published.value:g} (the published midpoint) < high")
+    return low, high
+
+
+def decided(published: float, tolerance: Tolerance, model: float, half_width: float,
+            bounds: tuple | None = None) -> bool:
+    """Whether a simulated value's 95% half-width is narrow enough for a verdict.
+
+    A value: at most :func:`required_half_width`.  A bound: the interval
+    lies wholly inside or wholly outside it (it does not straddle an edge).
+    An exact number (NaN half-width) is always decided.
+    """
+    if math.isnan(half_width):
+        return True
+    if bounds is not None:
+        low, high = bounds
+        return not any(model - half_width <= edge <= model + half_width for edge in (low, high))
+    return half_width <= required_half_width(published, tolerance, model)
 
 
 def required_half_width(published: float, tolerance: Tolerance, model: float) -> float:
@@ -308,8 +381,8 @@ def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
     """The standard note for a cell whose CI half-width stayed above its precision target ("" if precise).
 
     Sequential replication stops at a cap (:func:`perfstudies.runner.replicate_until`);
-    a cell that reaches it is still compared and scored, and says so in its note
-    (the scoreboard counts such cells in its ``imprecise`` column).
+    a cell that reaches it is shown, says so in its note, and gets no verdict
+    (the scoreboard counts such predictions as ``undecided``).
     """
     if not isinstance(cell, Cell):
         raise ValueError(f"cell = {cell!r} has the wrong type: allowed a Cell")
@@ -318,9 +391,12 @@ def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
             raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {name} >= 1")
     if cell.precise:
         return ""
-    allowed = required_half_width(cell.published.value, cell.tolerance, cell.model)
     why = (f"the cap of {cap} replications was reached" if replications >= cap
            else f"{replications} replications, no precision target")
+    if cell.bounds is not None:
+        return (f"{IMPRECISE}: the 95% interval {_figures(cell.model)} ± {_figures(cell.ci_half_width)} "
+                f"straddles an edge of the stated range; {why}")
+    allowed = required_half_width(cell.published.value, cell.tolerance, cell.model)
     return (f"{IMPRECISE}: 95% half-width {_figures(cell.ci_half_width)} > {_figures(allowed)} "
             f"(required_half_width); {why}")
 
@@ -354,6 +430,9 @@ def comparison_table(cells: Iterable[Cell], study: str, document: str) -> pd.Dat
     repeated = table[table.duplicated(["table", "row", "column"], keep=False)]
     if not repeated.empty:
         raise ValueError(f"cells compare the same published cell twice: {repeated[['table', 'row', 'column']].values.tolist()}")
+    repeated = table[table.duplicated("key", keep=False)]
+    if not repeated.empty:
+        raise ValueError(f"cells share keys: {sorted(set(repeated['key']))}")
     return table
 
 
@@ -362,17 +441,19 @@ POOLED = "all studies"
 
 
 def scoreboard(table: pd.DataFrame) -> pd.DataFrame:
-    """Per study and pooled: cells by role, and how the predicted cells fare.
+    """Per study and pooled: cells by role, and the verdicts of the predicted cells.
 
-    Columns: ``study``, ``cells``, ``calibration``, ``derived``, ``prediction``,
-    ``within_10pct`` and ``within_tolerance`` (counts of predicted cells),
-    ``beats_baseline``, ``weak_evidence`` (predicted cells whose baseline is
-    already within tolerance), ``imprecise`` (predicted cells whose CI is wider
-    than a quarter of their tolerance), and the shares ``pct_within_10pct``,
-    ``pct_within_tolerance``, ``pct_beats_baseline`` of the predicted cells.
+    Columns: ``study``, ``cells``, ``calibration``, ``derived``, ``prediction``;
+    of the predictions scored as values (``scored``): ``within_10pct``,
+    ``within_tolerance``, ``hits``, ``misses``; ``undecided`` (predictions
+    whose interval is still too wide for a verdict); of the predictions scored
+    as bounds (``bounds``): ``bounds_held``; of all predictions:
+    ``beats_baseline`` and ``weak_evidence`` (the baseline alone already
+    passes); and the shares ``pct_within_10pct``, ``pct_within_tolerance``
+    (of ``scored``) and ``pct_beats_baseline`` (of ``prediction``).
     """
-    _check_table(table, ("study", "role", "precise", "within_10pct", "within_tolerance", "beats_baseline",
-                         "weak_evidence"))
+    _check_table(table, ("study", "role", "precise", "verdict", "bound_low", "within_10pct", "within_tolerance",
+                         "beats_baseline", "weak_evidence"))
     studies = list(dict.fromkeys(table["study"]))
     rows = [_board_row(study, table[table["study"] == study]) for study in studies]
     rows.append(_board_row(POOLED, table))
@@ -381,30 +462,54 @@ def scoreboard(table: pd.DataFrame) -> pd.DataFrame:
 
 def _board_row(study: str, cells: pd.DataFrame) -> dict:
     predicted = cells[cells["role"] == "prediction"]
-    count = len(predicted)
+    values = predicted[predicted["bound_low"].isna()]
     row = {"study": study, "cells": len(cells)}
     row.update({role: int((cells["role"] == role).sum()) for role in ROLES})
-    for column in ("within_10pct", "within_tolerance", "beats_baseline", "weak_evidence"):
+    row["scored"] = len(values)
+    for column in ("within_10pct", "within_tolerance"):
+        row[column] = int(values[column].astype(bool).sum())
+    verdicts = predicted["verdict"].value_counts()
+    row.update({"hits": int(verdicts.get("hit", 0)), "misses": int(verdicts.get("miss", 0)),
+                "undecided": int(verdicts.get("undecided", 0)), "bounds": len(predicted) - len(values),
+                "bounds_held": int(verdicts.get("bound held", 0))})
+    for column in ("beats_baseline", "weak_evidence"):
         row[column] = int(predicted[column].fillna(False).astype(bool).sum())
-    row["imprecise"] = int((~predicted["precise"].astype(bool)).sum())
-    for column in ("within_10pct", "within_tolerance", "beats_baseline"):
-        row[f"pct_{column}"] = 100.0 * row[column] / count if count else math.nan
+    for column, total in (("within_10pct", len(values)), ("within_tolerance", len(values)),
+                          ("beats_baseline", len(predicted))):
+        row[f"pct_{column}"] = 100.0 * row[column] / total if total else math.nan
     return row
 
 
-def in_words(table: pd.DataFrame) -> str:
-    """The two-line summary a chapter's comparison section opens with."""
+def cell_names(table: pd.DataFrame) -> pd.Series:
+    """Each cell's name as the document has it: ``"table · row · column"``."""
     _check_table(table, ("table", "row", "column"))
+    return table["table"] + " · " + table["row"] + " · " + table["column"]
+
+
+def in_words(table: pd.DataFrame) -> str:
+    """A study's comparison summed up for a reader, in the document's own names for its cells."""
+    _check_table(table, ("table", "row", "column", "role", "verdict", "bound_low", "within_10pct",
+                         "within_tolerance", "precise", "beats_baseline", "weak_evidence"))
     board = scoreboard(table).iloc[-1]
-    calibrated = table[table["role"] == "calibration"]
-    names = "; ".join(dict.fromkeys(calibrated["table"] + " " + calibrated["row"] + " (" + calibrated["column"] + ")"))
-    return (f"{board['calibration']} published cells set parameters: {names}. "
-            f"{board['derived']} follow from calibrated cells or from the model's structure "
-            "and are shown but not scored. "
-            f"{board['prediction']} are predictions: {board['within_10pct']} within 10%, "
-            f"{board['within_tolerance']} within their tolerance, and {board['beats_baseline']} beat "
-            f"the no-change baseline; for {board['weak_evidence']} predicted cells the baseline alone is "
-            "already within tolerance (weak evidence).")
+    named = table.assign(name=cell_names(table))
+    calibrated = "; ".join(named.loc[named["role"] == "calibration", "name"])
+    words = [f"{board['calibration']} published cells set parameters ({calibrated})."
+             if board["calibration"] else "No published cell sets a parameter.",
+             f"{board['derived']} follow from other published cells and are shown, not scored."]
+    predictions = [f"{board['hits']} within their tolerance", f"{board['misses']} outside it"]
+    if board["undecided"]:
+        predictions.append(f"{board['undecided']} undecided (the interval is still too wide)")
+    if board["bounds"]:
+        predictions.append(f"{board['bounds_held']} of {board['bounds']} stated ranges held")
+    words.append(f"Of the {board['prediction']} predictions, " + ", ".join(predictions) + "; "
+                 f"{board['beats_baseline']} beat the planner's answer without the model, and for "
+                 f"{board['weak_evidence']} that answer alone already passes.")
+    worst = worst_cells(table, 1)
+    if not worst.empty:
+        cell = worst.iloc[0]
+        words.append(f"The largest miss is {cell_names(worst).iloc[0]}: {_figures(cell['published'])} "
+                     f"published, {_figures(cell['model'])} in the model.")
+    return " ".join(words)
 
 
 def tolerances_off(table: pd.DataFrame) -> pd.Series:
@@ -412,10 +517,13 @@ def tolerances_off(table: pd.DataFrame) -> pd.Series:
 
     This puts a tape count off by two tapes, a percentage off by eight points
     and a time off by 30% on one scale, so cells of different kinds rank fairly.
+    A cell scored as a bound counts its half-range as its tolerance (its
+    published value is the range's midpoint).
     """
-    _check_table(table, ("tolerance", "tolerance_kind", "published", "model"))
+    _check_table(table, ("tolerance", "tolerance_kind", "published", "model", "bound_low", "bound_high"))
     allowed = table["tolerance"].where(table["tolerance_kind"] == "absolute",
                                        table["tolerance"] * table["published"].abs())
+    allowed = ((table["bound_high"] - table["bound_low"]) / 2).where(table["bound_low"].notna(), allowed)
     error = (table["model"] - table["published"]).abs()
     return error / allowed.where(allowed > 0)
 
@@ -437,18 +545,21 @@ def _check_table(table, columns: Iterable[str]) -> None:
 
 
 def worst_cells(table: pd.DataFrame, count: int = 10, per_study: bool = False) -> pd.DataFrame:
-    """The ``count`` predicted cells furthest outside their tolerance (column ``tolerances_off``).
+    """The ``count`` predicted cells that miss furthest outside their tolerance (column ``tolerances_off``).
 
-    With ``per_study`` the worst ``count`` of each study, in registry order,
-    so one study's misses do not hide another's.
+    Only decided misses are listed (verdict "miss" or "bound broken"): a cell
+    inside its tolerance is never a "worst" cell, however large its relative
+    error.  With ``per_study`` the worst ``count`` of each study, in registry
+    order, so one study's misses do not hide another's.
     """
     if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 1:
         raise ValueError(f"count = {count!r} is out of range: allowed an integer count >= 1")
     if not isinstance(per_study, bool):
         raise ValueError(f"per_study = {per_study!r} has the wrong type: allowed True or False")
-    _check_table(table, ("study", "role", "tolerance", "tolerance_kind", "published", "model"))
-    predicted = table[table["role"] == "prediction"].assign(tolerances_off=lambda t: tolerances_off(t))
-    ranked = predicted.sort_values("tolerances_off", ascending=False, kind="stable")
+    _check_table(table, ("study", "role", "verdict", "tolerance", "tolerance_kind", "published", "model",
+                         "bound_low", "bound_high"))
+    misses = table[table["verdict"].isin(["miss", "bound broken"])].assign(tolerances_off=lambda t: tolerances_off(t))
+    ranked = misses.sort_values("tolerances_off", ascending=False, kind="stable")
     if per_study:
         studies = list(dict.fromkeys(table["study"]))
         ranked = ranked.groupby("study", sort=False).head(count)

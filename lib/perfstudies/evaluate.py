@@ -13,13 +13,14 @@ Every study's comparison is computed here, the same way (:func:`evaluate`):
 3. replications are added (half as many again, at least one: the sequential
    rule of :func:`perfstudies.runner.replicate_until`) to the configurations
    of every calibrated or predicted cell whose 95% half-width is wider than
-   :func:`perfstudies.compare.required_half_width` allows, until it is or the
+   :func:`perfstudies.compare.decided` allows, until it is or the
    experiment's cap is reached; a cell still imprecise at the cap says so in
    its note (:func:`perfstudies.compare.imprecise_note});
 4. each cell becomes a :class:`perfstudies.compare.Cell` (mean, half-width,
    baseline, note) and the cells the standard table.
 """
 
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 
@@ -29,7 +30,7 @@ from scipy import stats
 
 from perfstudies.cells import (CellSpec, Exact, Experiment, Simulated, check_configurations, check_specs,
                                refused_derivations)
-from perfstudies.compare import Cell, comparison_table, imprecise_note, required_half_width
+from perfstudies.compare import Cell, comparison_table, decided, imprecise_note
 from perfstudies.params import check_flag, check_integer, check_text
 from perfstudies.runner import MAX_SEED, model_metrics, progress_bar, replication_seeds
 
@@ -173,7 +174,7 @@ def _precise(spec: CellSpec, values: np.ndarray) -> bool:
     mean, half_width = estimate(values)
     if not math.isfinite(mean):
         return True  # nothing more replications could fix; the cell shows NaN and fails its checks
-    return half_width <= required_half_width(spec.published.value, spec.tolerance, mean)
+    return decided(spec.published.value, spec.tolerance, mean, half_width, spec.bounds)
 
 
 def _cell(spec: CellSpec, values: np.ndarray | None, cap: int | None) -> Cell:
@@ -185,12 +186,11 @@ def _cell(spec: CellSpec, values: np.ndarray | None, cap: int | None) -> Cell:
     note = _note(spec)
     baseline = spec.baseline.value if spec.baseline is not None else math.nan
     cell = Cell(spec.published, mean, spec.role, ci_half_width=half_width, baseline=baseline,
-                tolerance=spec.tolerance, note=note, replications=count)
+                tolerance=spec.tolerance, note=note, replications=count, bounds=spec.bounds, key=spec.key)
     if count and spec.role != "derived":
         imprecise = imprecise_note(cell, count, cap)
         if imprecise:
-            cell = Cell(spec.published, mean, spec.role, ci_half_width=half_width, baseline=baseline,
-                        tolerance=spec.tolerance, note=f"{note} {imprecise}", replications=count)
+            cell = dataclasses.replace(cell, note=f"{note} {imprecise}")
     return cell
 
 

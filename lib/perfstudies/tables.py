@@ -517,7 +517,10 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
     allowed = frame["tolerance"].where(frame["tolerance_kind"] == "absolute",
                                        frame["tolerance"] * frame["published"].abs())
     off = (frame["model"] - frame["published"]).abs() / allowed.where(allowed > 0)
-    miss = (frame["role"] == "prediction") & ~frame["within_tolerance"].astype(bool)
+    if "verdict" in frame.columns:
+        miss = frame["verdict"].isin(["miss", "bound broken"])
+    else:
+        miss = (frame["role"] == "prediction") & ~frame["within_tolerance"].astype(bool)
     if order == "misses first":
         rank = frame["role"].map({"prediction": 1, "derived": 2, "calibration": 3}).where(~miss, 0)
         frame = frame.assign(_rank=rank, _off=-off.fillna(0)).sort_values(["_rank", "_off"], kind="stable")
@@ -534,7 +537,11 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
         "published": frame["published"].map(exact),
         "model (95% CI)": [_with_interval(m, h) for m, h in zip(frame["model"], frame["ci_half_width"])],
         "error": frame["rel_error"].map(lambda v: percent(v, signed=True)),
-        "tolerance": [_tolerance(v, k) for v, k in zip(frame["tolerance"], frame["tolerance_kind"])],
+        "tolerance": [_tolerance(v, k) if _is_missing(low) else f"range {exact(low)}\u2013{exact(high)}"
+                      for v, k, low, high in zip(frame["tolerance"], frame["tolerance_kind"],
+                                                  frame.get("bound_low", pd.Series(math.nan, frame.index)),
+                                                  frame.get("bound_high", pd.Series(math.nan, frame.index)))],
+        "verdict": frame["verdict"] if "verdict" in frame.columns else "",
         "baseline": frame["baseline"].map(number),
         "beats baseline": frame["beats_baseline"].map(_yes_no),
     })
@@ -548,8 +555,8 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
         counts = frame["role"].value_counts()
         roles = ", ".join(f"{counts.get(role, 0)} {word}" for role, word in
                           (("calibration", "calibration"), ("derived", "derived"), ("prediction", "prediction")))
-        summary = (f"Every compared cell ({len(shown)}: {roles}; {int(miss.sum())} predictions outside their "
-                   "tolerance, in bold), click to open")
+        summary = (f"Every compared cell ({len(shown)}: {roles}; {int(miss.sum())} predictions missed, "
+                   "in bold), click to open")
     return fold(styler, summary)
 
 

@@ -28,9 +28,6 @@ from perfstudies.data import load
 from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.params import KEY, DumpParams
 
-#: The name of the transcribed table every published cell of the study sits in.
-TABLE = "statements"
-
 #: What every compared configuration shares unless a cell changes it: ESCON channels, two
 #: channel paths to the dump volumes (not stated in the document: an assumption), no
 #: compression, one page data set, no storage constraint.  The dump size comes from data.
@@ -49,8 +46,12 @@ def statements() -> pd.DataFrame:
 
 
 def published_cells() -> dict[str, Published]:
-    """Every published statement as a :class:`~perfstudies.compare.Published` cell, by statement key."""
-    return {key: Published(TABLE, key, f"{row['quantity']}: {row['comparison']} ({row['device']})",
+    """Every published statement as a :class:`~perfstudies.compare.Published` cell, by statement key.
+
+    The cell is named as the document names it: its section, the quantity and
+    the comparison (with the device); the statement key is for code only.
+    """
+    return {key: Published(row["section"], row["quantity"], f"{row['comparison']} ({row['device']})",
                            float(row["published"]))
             for key, row in statements().iterrows()}
 

@@ -202,7 +202,7 @@ def utilization_chart(summary: pd.DataFrame) -> alt.FacetChart:
 def comparison_view(table: pd.DataFrame):
     """The standard published-vs-model table (:func:`perfstudies.tables.comparison`), each cell labelled
     by the statement's words (quantity · comparison · device) rather than by its key."""
-    words = statements().loc[table["row"]]
+    words = statements().loc[table["key"]]
     return comparison(table.assign(table=words["quantity"].to_numpy(), row=words["comparison"].to_numpy(),
                                    column=words["device"].to_numpy()))
 
@@ -211,10 +211,13 @@ def statement_chart(table: pd.DataFrame, reach: float = 3.0) -> alt.LayerChart:
     """Every compared cell on one scale, (model - published) / tolerance, with its 95% CI and its no-change baseline.
 
     Baselines further than ``reach`` tolerances away are drawn at the edge (their tooltip keeps the value).
+    A cell scored as a stated range counts its half-range as its tolerance (the published value is its midpoint).
     """
-    frame = table.assign(allowed=table["tolerance"].where(table["tolerance_kind"] == "absolute",
-                                                          table["tolerance"] * table["published"].abs()),
-                         statement=table["row"].map(STATEMENT_LABELS))
+    allowed = table["tolerance"].where(table["tolerance_kind"] == "absolute",
+                                       table["tolerance"] * table["published"].abs())
+    frame = table.assign(allowed=((table["bound_high"] - table["bound_low"]) / 2).where(table["bound_low"].notna(),
+                                                                                         allowed),
+                         statement=table["key"].map(STATEMENT_LABELS))
     frame = frame.assign(error=(frame["model"] - frame["published"]) / frame["allowed"],
                          error_low=(frame["model"] - frame["ci_half_width"] - frame["published"]) / frame["allowed"],
                          error_high=(frame["model"] + frame["ci_half_width"] - frame["published"]) / frame["allowed"],
