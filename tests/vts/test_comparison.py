@@ -9,7 +9,7 @@ from perfstudies import data
 from perfstudies.accuracy import study_comparison
 from perfstudies.cells import Exact, Simulated, refused_derivations
 from perfstudies.compare import DEFAULT, TEN_PERCENT
-from perfstudies.models.vts import DOCUMENT, KEY, STUDY, VTSParams, cells, experiments
+from perfstudies.models.vts import DOCUMENT, KEY, STUDY, VTSParams, cells, experiments, throughput_scatter
 from perfstudies.models.vts.analytic import bound_line, equation3
 from perfstudies.models.vts.calibration import published_rate
 from perfstudies.models.vts.comparison import BEST_CASE, CAP, FLAT, SIXTY, STATEMENT, TABLE4, printed, statements
@@ -178,6 +178,13 @@ def test_every_simulated_number_is_precise_without_reaching_the_cap(table, specs
     simulated = table[table["replications"] > 0]
     assert len(simulated) == sum(isinstance(spec.model, Simulated) for spec in specs)
     assert simulated["replications"].max() < CAP
+
+
+def test_the_throughput_chart_shows_every_simulated_rate_and_no_ratio(table, specs):
+    """Every simulated cell that is one configuration's host MB/s, whatever its role (the note's prefix differs)."""
+    rates = {_key(spec.published) for spec in specs if isinstance(spec.model, Simulated) and len(spec.model.terms) == 1}
+    shown = throughput_scatter(table).layer[1].data
+    assert set(zip(shown["table"], shown["row"], shown["column"])) == rates
 
 
 def test_ratios_are_computed_per_replication(table):

@@ -189,7 +189,7 @@ def _best_case(compressibility: float) -> CellSpec:
         resolution(best.half_band, "the text gives only a range, 'on the order of approximately two to three "
                                    "minutes' (Sec. 3.4): 150 s stands for any value from 120 to 180 s"),
         baseline=Baseline(fast_ready, "persistence", "the fast-ready mount of a volume in cache (2-3 s, Sec. 3.4)"),
-        note=f"seconds; closed form (mount + search + read, nothing queued); {best.reading}")
+        note=f"seconds; closed form (mount + search + read, nothing queued); {best.reading}.")
 
 
 def cells() -> list[CellSpec]:
@@ -218,75 +218,75 @@ def cells() -> list[CellSpec]:
     peak_line_288 = "peak write line, 288/72 GB (the calibrated cache)"
     sustained_line_288 = "sustained write line, 288/72 GB (the calibrated cache)"
     naive_peak_line = "naive: peak write line, 288/72 GB (copy-out assumed free)"
-    table4_note = "line fitted to the model's bound at CF 1-4 (closed form)"
+    table4_note = "line fitted to the model's bound at CF 1-4 (closed form)."
     flat, cf4, sixty = (statement(key) for key in ("paf_sustained_flat_above_cf3", "paf_sustained_write_cf4",
                                                     "peak_over_sustained"))
     joint = "solved jointly with the other two processor-limited cells (a 3 x 3 linear system in a, b, e)"
     return [
         # --- calibration: each cell sets one service time (calibration.calibrate)
         CellSpec(peak_32, "calibration", _flow("PAF peak write, CF 2.66, 32 KB"), sets="write_block_overhead_s",
-                 note="host MB/s; limited by the 8 ESCON channels"),
+                 note="host MB/s; limited by the 8 ESCON channels."),
         CellSpec(hit_32, "calibration", _flow("PAF read hit, CF 2.66, 32 KB"), sets="read_block_overhead_s",
-                 note="host MB/s; limited by the 8 ESCON channels"),
+                 note="host MB/s; limited by the 8 ESCON channels."),
         CellSpec(base_peak_large, "calibration", _flow("base peak write, largest cache"), sets="cpu_s_per_disk_op",
                  note=f"host MB/s; limited by the 2 processors, the cell with the most disk operations per MB; "
-                      f"{joint}"),
+                      f"{joint}."),
         CellSpec(calibration["cpu_paf_peak"].published, "calibration", _flow("PAF peak write, CF 1"),
                  sets="cpu_s_per_host_mb",
                  note=f"host MB/s; limited by the 4 processors, the cell with the fewest passes and disk operations "
-                      f"per MB; {joint}"),
+                      f"per MB; {joint}."),
         CellSpec(calibration["cpu_paf_sustained"].published, "calibration", _flow("PAF sustained write, CF 1"),
                  sets="cpu_s_per_mb_pass",
-                 note=f"host MB/s; limited by the 4 processors, the cell with three memory passes per MB; {joint}"),
+                 note=f"host MB/s; limited by the 4 processors, the cell with three memory passes per MB; {joint}."),
         CellSpec(base_peak_small, "calibration", _flow("base peak write, smallest cache"), sets="disk_op_s",
-                 note="host MB/s; limited by the 12 cache disk arms"),
+                 note="host MB/s; limited by the 12 cache disk arms."),
         CellSpec(recall_266, "calibration", _flow("PAF read recall, CF 2.66"), sets="mount_s",
-                 note="host MB/s; limited by the 4 tape drives"),
+                 note="host MB/s; limited by the 4 tape drives."),
         # --- Table 1 (its read recall at CF 2.66 is the mount_s calibration above)
         CellSpec(Published("Table 1", "read hit", "CF 1", published_rate("table1_read_rates", operation="read_hit",
                                                                          cf=1.0)),
                  "prediction", _flow("PAF read hit, CF 1"),
-                 baseline=Baseline(hit_32.value, "persistence", f"the read hit {paf_point}"), note="host MB/s"),
+                 baseline=Baseline(hit_32.value, "persistence", f"the read hit {paf_point}"), note="host MB/s."),
         CellSpec(Published("Table 1", "read hit", "CF 2.66", published_rate("table1_read_rates", operation="read_hit",
                                                                             cf=2.66)),
                  "derived", _flow("PAF read hit, CF 2.66, 32 KB"),
                  derivation=Derivation((hit_32.where,), lambda hit: hit,
                                        "the same measurement as the calibrated Table 2 read hit, 32 KB (PAF, 8 ESCON, "
                                        "CF 2.66, 32 KB), printed in both tables"),
-                 note="host MB/s"),
+                 note="host MB/s."),
         CellSpec(Published("Table 1", "read recall", "CF 1",
                            published_rate("table1_read_rates", operation="read_recall", cf=1.0)),
                  "prediction", _flow("PAF read recall, CF 1"),
-                 baseline=Baseline(recall_266.value, "persistence", f"the read recall {paf_point}"), note="host MB/s"),
+                 baseline=Baseline(recall_266.value, "persistence", f"the read recall {paf_point}"), note="host MB/s."),
         # --- Table 2 at 64 KB blocks (32 KB are calibration cells above)
         CellSpec(Published("Table 2", "peak write", "64 KB", published_rate("table2_block_size", operation="peak_write",
                                                                             block_kb=64)),
                  "prediction", _flow("PAF peak write, CF 2.66, 64 KB"),
-                 baseline=Baseline(peak_32.value, "persistence", f"the peak write {paf_point}"), note="host MB/s"),
+                 baseline=Baseline(peak_32.value, "persistence", f"the peak write {paf_point}"), note="host MB/s."),
         CellSpec(Published("Table 2", "read hit", "64 KB", published_rate("table2_block_size", operation="read_hit",
                                                                           block_kb=64)),
                  "prediction", _flow("PAF read hit, CF 2.66, 64 KB"),
-                 baseline=Baseline(hit_32.value, "persistence", f"the read hit {paf_point}"), note="host MB/s"),
+                 baseline=Baseline(hit_32.value, "persistence", f"the read hit {paf_point}"), note="host MB/s."),
         # --- rates the text around Figs. 3, 7 and 8 states
         CellSpec(Published("Fig. 3 (text)", "base sustained write", "smallest cache",
                            text_value("base_sustained_write_smallest_cache")),
                  "prediction", _flow("base sustained write, smallest cache"), baseline=base_sustained_large,
-                 note="host MB/s"),
+                 note="host MB/s."),
         CellSpec(Published("Fig. 3 (text)", "base sustained write", "largest cache",
                            text_value("base_sustained_write_largest_cache")),
                  "prediction", _flow("base sustained write, largest cache"),
                  baseline=Baseline(base_peak_large.value, "persistence",
                                    "naive: peak write of the base machine, largest cache (copy-out assumed free)"),
-                 note="host MB/s"),
+                 note="host MB/s."),
         CellSpec(Published("Fig. 7 (text)", "PAF sustained write", "CF 3", text_value("paf_sustained_write_cf3")),
-                 "prediction", _flow("PAF sustained write, CF 3"), baseline=paf_sustained_cf1, note="host MB/s"),
+                 "prediction", _flow("PAF sustained write, CF 3"), baseline=paf_sustained_cf1, note="host MB/s."),
         CellSpec(Published("Fig. 8 (text)", "PAF peak write", "CF 2", text_value("paf_peak_write_cf2")),
                  "prediction", _flow("PAF peak write, CF 2"),
-                 baseline=Baseline(peak_32.value, "persistence", f"the peak write {paf_point}"), note="host MB/s"),
+                 baseline=Baseline(peak_32.value, "persistence", f"the peak write {paf_point}"), note="host MB/s."),
         CellSpec(Published("Fig. 7 (text)", "EHPO sustained write", "CF 3, largest cache",
                            text_value("ehpo_sustained_write_cf3_largest_cache")),
                  "prediction", _flow("EHPO sustained write, CF 3, largest cache"), baseline=base_sustained_large,
-                 note="host MB/s"),
+                 note="host MB/s."),
         # --- Sec. 7: a task holding drives
         CellSpec(Published("Sec. 7 (text)", "recall rate with import/export running", "relative to without",
                            text_value("recall_rate_with_import_export")),
@@ -294,10 +294,10 @@ def cells() -> list[CellSpec]:
                  _flow_ratio("PAF read recall, CF 2.66", "PAF read recall, CF 2.66, import/export running"),
                  baseline=Baseline(1.0, "persistence", "no change: the recall rate without the task"),
                  note=f"ratio of host MB/s, per replication; the task holds two of the "
-                      f"{calibration['mount_s'].params.drives} drives"),
+                      f"{calibration['mount_s'].params.drives} drives."),
         # --- Table 4 (closed form): the calibrated line value at CF 4, then each line's m and b
         CellSpec(line.published, "calibration", Exact(functools.partial(bound, line.params)), sets="disk_fixed_s",
-                 note="MB/s; limited by the 12 cache disk arms; the bound at CF 4 (closed form)"),
+                 note="MB/s; limited by the 12 cache disk arms; the bound at CF 4 (closed form)."),
         CellSpec(_table4("sustained_write", 4, "m"), "prediction", _line("sustained_write", 4, "m"),
                  baseline=Baseline(peak_m_288.value, "persistence", naive_peak_line),
                  note=f"MB/s per unit CF; {table4_note}"),
@@ -346,26 +346,26 @@ def cells() -> list[CellSpec]:
         CellSpec(_elongation("export"), "calibration", Exact(functools.partial(elongation_pct, "export")),
                  sets="contention_slowdown",
                  note="percent; equations 1-2 with the data term slowed (closed form); the slowdown of import/export "
-                      "data transfer under saturating peak write (calibration.contention_slowdown)"),
+                      "data transfer under saturating peak write (calibration.contention_slowdown)."),
         CellSpec(_elongation("import"), "prediction", Exact(functools.partial(elongation_pct, "import")),
                  baseline=Baseline(text_value("export_elongation_peak_write"), "persistence",
                                    "the export measured under the same host load"),
-                 note="percent; equations 1-2 with the data term slowed (closed form)"),
+                 note="percent; equations 1-2 with the data term slowed (closed form)."),
         # --- the statements (data/vts/statements.csv)
         CellSpec(Published(FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB", flat.value), "prediction",
                  _flow_ratio("PAF sustained write, CF 3", "PAF sustained write, CF 4"),
                  baseline=Baseline(1.0, "persistence", "no change: the rate at CF 3"),
-                 note=f"ratio of host MB/s, per replication; {flat.reading}"),
+                 note=f"ratio of host MB/s, per replication; {flat.reading}."),
         CellSpec(Published(FLAT, "PAF sustained write", "CF 4", cf4.value), "prediction",
-                 _flow("PAF sustained write, CF 4"), baseline=paf_sustained_cf1, note=f"host MB/s; {cf4.reading}"),
+                 _flow("PAF sustained write, CF 4"), baseline=paf_sustained_cf1, note=f"host MB/s; {cf4.reading}."),
         CellSpec(Published(SIXTY, "peak / sustained write", "EHPO, CF 3, largest cache", sixty.value), "prediction",
                  _flow_ratio("EHPO sustained write, CF 3, largest cache", "EHPO peak write, CF 3, largest cache"),
                  baseline=Baseline(base_peak_large.value / text_value("base_sustained_write_largest_cache"),
                                    "persistence", "peak / sustained write of the base machine, largest cache"),
-                 note=f"ratio of host MB/s, per replication; {sixty.reading}"),
+                 note=f"ratio of host MB/s, per replication; {sixty.reading}."),
         *[CellSpec(Published(SIXTY, "peak / sustained write", f"PAF, CF {cf:g}", sixty.value), "prediction",
                    _flow_ratio(f"PAF sustained write, CF {cf:g}", f"PAF peak write, CF {cf:g}"),
-                   baseline=paf_peak_over_sustained, note=f"ratio of host MB/s, per replication; {sixty.reading}")
+                   baseline=paf_peak_over_sustained, note=f"ratio of host MB/s, per replication; {sixty.reading}.")
           for cf in PAF_RATIO_CF],
         _best_case(1.0),
         _best_case(text_value("fig6_compressibility")),

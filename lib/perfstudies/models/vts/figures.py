@@ -62,7 +62,8 @@ def capacity_chart(workload: str = "sustained_write") -> alt.Chart:
 
 def throughput_scatter(table: pd.DataFrame) -> alt.LayerChart:
     """Model against published host MB/s for the throughput cells, with 95% CI bars."""
-    cells = table[table["note"].str.startswith("host MB/s")].copy()
+    # the cells measured in host MB/s (a calibration or derived note starts with what it sets or how it follows)
+    cells = table[table["note"].str.contains(r"(?:^|\. )host MB/s")].copy()
     cells["cell"] = cells["table"] + ": " + cells["row"] + ", " + cells["column"]
     cells["low"] = cells["model"] - cells["ci_half_width"]
     cells["high"] = cells["model"] + cells["ci_half_width"]
