@@ -36,11 +36,11 @@ STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=VTSParams, model=mod
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments",
-           "comparison", "widget_run",
-           "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo", "cache_configurations", "statement",
-           "text_value", "bound", "bottleneck", "capacities", "copy_ceiling", "copy_service_s", "equation3",
-           "import_export_minutes", "mva_solution", "recall_service_s", "sustained_crossover_cf", "calibration_table", "printed",
-           "statements", "WIDGET_FIELDS", "WIDGET_RANGES", "cache_choices", "calibrated_constants", "contention_tasks", "equation3_table",
-           "example_run", "flattening_candidates", "headline_bounds", "paf_against_bound", "recall_sweep",
-           "theory_beside_simulation", "write_sweep", "capacity_chart", "hours_at_peak_chart", "recall_slider",
-           "table4_chart", "throughput_scatter", "vts_diagram", "write_slider"]
+           "comparison", "widget_run", "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo",
+           "cache_configurations", "statement", "text_value", "bound", "bottleneck", "capacities", "copy_ceiling",
+           "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",
+           "sustained_crossover_cf", "calibration_table", "printed", "statements", "WIDGET_FIELDS", "WIDGET_RANGES",
+           "cache_choices", "calibrated_constants", "contention_tasks", "equation3_table", "example_run",
+           "flattening_candidates", "headline_bounds", "paf_against_bound", "recall_sweep", "theory_beside_simulation",
+           "write_sweep", "capacity_chart", "hours_at_peak_chart", "recall_slider", "table4_chart",
+           "throughput_scatter", "vts_diagram", "write_slider"]

@@ -153,7 +153,8 @@ def _table4(workload: str, parity_groups: int, coefficient: str) -> Published:
     table = data.load(KEY, "table4_ehpo_coefficients").set_index(["workload", "parity_groups"])
     row = table.loc[(workload, parity_groups)]
     return Published(TABLE4, f"{workload.replace('_', ' ')} {coefficient}",
-                     f"{int(row['capacity_gb_36gb_hdd'])}/{int(row['capacity_gb_9gb_hdd'])} GB", float(row[coefficient]))
+                     f"{int(row['capacity_gb_36gb_hdd'])}/{int(row['capacity_gb_9gb_hdd'])} GB",
+                     float(row[coefficient]))
 
 
 def _line(workload: str, parity_groups: int, coefficient: str) -> Exact:
