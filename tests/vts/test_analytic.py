@@ -9,9 +9,9 @@ from perfstudies.models.vts.analytic import (
     copy_service_s, customer_mb, equation3, hours_at_peak, import_export_minutes, mva_demands, mva_solution,
     recall_response_s, recall_service_s, write_ops_per_track,
 )
-from perfstudies.models.vts.comparison import simulated_cells
+from perfstudies.models.vts.comparison import configurations
 from perfstudies.models.vts.network import build_network, model, recall_model, run_length_s, warmup_s
-from perfstudies.models.vts.params import PATHS, STUDY, VTSParams, base, ehpo, paf
+from perfstudies.models.vts.params import KEY, PATHS, VTSParams, base, ehpo, paf
 from perfstudies.models.vts.params import SEED as STUDY_SEED
 from perfstudies.runner import replicate
 from perfstudies.warmup import pilot_warmup
@@ -21,7 +21,7 @@ SEED = 20001
 
 # --- equations 1-3 are closed forms, reproduced exactly from the transcribed coefficients
 
-@pytest.mark.parametrize("row", data.load(STUDY, "table4_ehpo_coefficients").to_dict("records"))
+@pytest.mark.parametrize("row", data.load(KEY, "table4_ehpo_coefficients").to_dict("records"))
 @pytest.mark.parametrize("cf", [1.0, 2.66, 4.0])
 def test_equation3_is_m_cf_plus_b(row, cf):
     assert equation3(row["workload"], row["parity_groups"], cf) == row["m"] * cf + row["b"]
@@ -36,7 +36,7 @@ def test_equation3_refuses_outside_its_validated_range():
 
 @pytest.mark.parametrize("task", ["export", "import"])
 def test_equations_1_and_2_are_linear_in_megabytes_mounts_and_searches(task):
-    row = data.load(STUDY, "import_export_coefficients").set_index("task").loc[task]
+    row = data.load(KEY, "import_export_coefficients").set_index("task").loc[task]
     expected = row["minutes_per_mb"] * 2300 + row["minutes_per_mount"] * 13 + row["minutes_per_search"] * 4
     assert import_export_minutes(task, 2300, 13, 4) == expected
     assert import_export_minutes(task, 0, 0, 0) == 0.0
@@ -220,10 +220,8 @@ def test_the_simulation_lies_between_mva_and_the_bound(params):
 def _families() -> dict[tuple[str, str, str], VTSParams]:
     """One configuration per (feature, workload, bottleneck) the comparison simulates."""
     found: dict[tuple[str, str, str], VTSParams] = {}
-    for cell in simulated_cells():
-        for params in (cell.params, cell.denominator):
-            if params is not None:
-                found.setdefault((params.feature, params.workload, bottleneck(params)), params)
+    for params in configurations().values():
+        found.setdefault((params.feature, params.workload, bottleneck(params)), params)
     return found
 
 

@@ -1,24 +1,40 @@
-"""The comparison: which cells are derived and why, the baselines, the tolerances and the precision."""
+"""The comparison: the cell declarations (roles, derivations, baselines, tolerances) and the table they give."""
 
+import dataclasses
 import math
 
 import pytest
 
 from perfstudies import data
 from perfstudies.accuracy import study_comparison
+from perfstudies.cells import Exact, Simulated, refused_derivations
 from perfstudies.compare import DEFAULT, TEN_PERCENT
-from perfstudies.models.vts import DOCUMENT, STUDY
+from perfstudies.models.vts import DOCUMENT, KEY, STUDY, VTSParams, cells, experiments, throughput_scatter
 from perfstudies.models.vts.analytic import bound_line, equation3
 from perfstudies.models.vts.calibration import published_rate
-from perfstudies.models.vts.comparison import (
-    BEST_CASE, CAP, DERIVED, FLAT, RESOLUTION, SIXTY, STATEMENT, baselines, printed, simulated_cells, statements,
-)
+from perfstudies.models.vts.comparison import BEST_CASE, CAP, FLAT, SIXTY, STATEMENT, TABLE4, printed, statements
 from perfstudies.models.vts.params import statement, text_value
+
+#: The cells that follow from published cells by an identity the published numbers satisfy.
+DERIVED = {("Table 1", "read hit", "CF 2.66"), (TABLE4, "peak write m", "288/72 GB"),
+           (TABLE4, "peak write b", "288/72 GB"), (TABLE4, "peak write b", "1152/288 GB")}
+#: The cells judged on a tolerance wider than the policy's 10%, on the ground of the printed resolution.
+RESOLUTION = {(TABLE4, "peak write b", "576/144 GB"), (BEST_CASE, "best-case recall mount response", "800 MB, CF 1"),
+              (BEST_CASE, "best-case recall mount response", "800 MB, CF 3")}
+
+
+def _key(published) -> tuple[str, str, str]:
+    return published.table, published.row, published.column
+
+
+@pytest.fixture(scope="module")
+def specs():
+    return cells()
 
 
 @pytest.fixture(scope="module")
 def table():
-    return study_comparison(STUDY)
+    return study_comparison(KEY)
 
 
 def _cell(table, name, row, column):
@@ -27,30 +43,80 @@ def _cell(table, name, row, column):
     return found.iloc[0]
 
 
+# --- the declarations (no simulation)
+
+def test_the_study_record_declares_the_comparison():
+    assert STUDY.key == KEY == "vts" and STUDY.document == DOCUMENT and STUDY.params is VTSParams
+    assert STUDY.cells is cells and STUDY.experiments is experiments
+
+
+def test_every_derived_cell_follows_from_published_cells(specs):
+    assert refused_derivations(specs) == []
+    derived = [spec for spec in specs if spec.role == "derived"]
+    assert {_key(spec.published) for spec in derived} == DERIVED
+    keys = {spec.key for spec in specs}
+    for spec in derived:
+        assert spec.derivation.sources and set(spec.derivation.sources) <= keys
+
+
+def test_the_roles(specs):
+    roles = [spec.role for spec in specs]
+    assert (roles.count("calibration"), roles.count("derived"), roles.count("prediction")) == (9, 4, 27)
+
+
+def test_every_calibration_cell_names_the_parameter_it_sets(specs):
+    fields = {field.name for field in dataclasses.fields(VTSParams)}
+    sets = [spec.sets for spec in specs if spec.role == "calibration"]
+    assert len(set(sets)) == len(sets), "one cell per parameter"
+    # eight service times of the record, and the import/export slowdown of Sec. 7 (calibration.contention_slowdown)
+    assert set(sets) - fields == {"contention_slowdown"}
+
+
+def test_every_prediction_has_a_baseline_with_its_ground(specs):
+    for spec in specs:
+        if spec.role == "prediction":
+            assert spec.baseline.kind == "persistence" and spec.baseline.ground.strip(), spec.key
+            assert math.isfinite(spec.baseline.value), spec.key
+
+
+def test_one_tolerance_policy(specs):
+    wider = {_key(spec.published): spec.tolerance for spec in specs if spec.tolerance != DEFAULT}
+    assert set(wider) == RESOLUTION
+    assert all(t.ground == "resolution" and t.reason for t in wider.values())
+    assert wider[(BEST_CASE, "best-case recall mount response", "800 MB, CF 3")].value == statement(
+        "recall_best_case").half_band
+
+
+def test_every_simulated_configuration_is_used_and_capped_at_60(specs):
+    (experiment,) = experiments()
+    assert experiment.cap == CAP == 60
+    used = {config for spec in specs if isinstance(spec.model, Simulated) for config, _ in spec.model.terms}
+    assert used == set(experiment.configurations)
+    assert len(set(experiment.configurations.values())) == len(experiment.configurations), "no configuration twice"
+    exact = {_key(spec.published) for spec in specs if isinstance(spec.model, Exact)}
+    assert sum(name == TABLE4 for name, _, _ in exact) == 13  # Table 4 is compared in closed form
+    assert {name for name, _, _ in exact} == {TABLE4, "Sec. 7 (text)", BEST_CASE}
+
+
+# --- the table
+
 def test_every_published_cell_is_compared_once(table):
     assert set(table["document"]) == {DOCUMENT}
     keys = set(zip(table["table"], table["row"], table["column"]))
-    for row in data.load(STUDY, "table1_read_rates").itertuples():
+    for row in data.load(KEY, "table1_read_rates").itertuples():
         assert ("Table 1", row.operation.replace("_", " "), f"CF {row.cf:g}") in keys
-    for row in data.load(STUDY, "table2_block_size").itertuples():
+    for row in data.load(KEY, "table2_block_size").itertuples():
         assert ("Table 2", row.operation.replace("_", " "), f"{row.block_kb} KB") in keys
-    assert (table["table"] == "Table 4").sum() == 13  # 12 coefficients and the calibrated line value at CF 4
+    assert (table["table"] == TABLE4).sum() == 13  # 12 coefficients and the calibrated line value at CF 4
     assert table["model"].map(math.isfinite).all()
 
 
-def test_the_roles(table):
-    assert (table["role"] == "calibration").sum() == 9
-    derived = table[table["role"] == "derived"]
-    assert set(zip(derived["table"], derived["row"], derived["column"])) == set(DERIVED)
-    assert (table["role"] == "prediction").sum() == 27
-
-
-def test_table1_read_hit_at_266_is_a_copy_of_the_calibrated_table2_cell(table):
-    copy = _cell(table, "Table 1", "read hit", "CF 2.66")
+def test_table1_read_hit_at_266_is_the_calibrated_table2_measurement(table):
+    same = _cell(table, "Table 1", "read hit", "CF 2.66")
     calibrated = _cell(table, "Table 2", "read hit", "32 KB")
-    assert copy["role"] == "derived" and calibrated["role"] == "calibration"
-    assert copy["model"] == calibrated["model"] and copy["published"] == calibrated["published"]
-    assert "copy of" in copy["note"]
+    assert same["role"] == "derived" and calibrated["role"] == "calibration"
+    assert same["model"] == calibrated["model"] and same["published"] == calibrated["published"]
+    assert "same measurement" in same["note"]
 
 
 def test_derived_table4_cells_repeat_calibrated_points(table):
@@ -58,28 +124,24 @@ def test_derived_table4_cells_repeat_calibrated_points(table):
     assert equation3("peak_write", 4, 1.0) == pytest.approx(text_value("base_peak_write_smallest_cache"), abs=0.005)
     assert equation3("peak_write", 16, 1.0) == pytest.approx(text_value("base_peak_write_largest_cache"), abs=0.005)
     # ... and the smallest cache's line also at CF 4, where it is itself the calibration cell.
-    line = _cell(table, "Table 4", "peak write line m CF + b at CF 4", "288/72 GB")
+    line = _cell(table, TABLE4, "peak write line m CF + b at CF 4", "288/72 GB")
     assert line["role"] == "calibration" and line["published"] == pytest.approx(equation3("peak_write", 4, 4.0))
     assert line["model"] == pytest.approx(line["published"], rel=1e-9)
 
 
 def test_table4_is_compared_in_closed_form(table):
-    for row in data.load(STUDY, "table4_ehpo_coefficients").itertuples():
+    for row in data.load(KEY, "table4_ehpo_coefficients").itertuples():
         label = row.workload.replace("_", " ")
         column = f"{row.capacity_gb_36gb_hdd}/{row.capacity_gb_9gb_hdd} GB"
         m, b = bound_line(row.workload, row.parity_groups)
-        assert _cell(table, "Table 4", f"{label} m", column)["model"] == m
-        assert _cell(table, "Table 4", f"{label} b", column)["model"] == b
-        assert math.isnan(_cell(table, "Table 4", f"{label} b", column)["ci_half_width"])
-
-
-def test_baselines_are_declared_for_exactly_the_predicted_cells(table):
-    predicted = table[table["role"] == "prediction"]
-    assert set(zip(predicted["table"], predicted["row"], predicted["column"])) == set(baselines())
-    assert predicted["baseline"].map(math.isfinite).all()
+        assert _cell(table, TABLE4, f"{label} m", column)["model"] == m
+        assert _cell(table, TABLE4, f"{label} b", column)["model"] == b
+        assert math.isnan(_cell(table, TABLE4, f"{label} b", column)["ci_half_width"])
 
 
 def test_baselines_are_the_reference_configurations_published_values(table):
+    predicted = table[table["role"] == "prediction"]
+    assert predicted["baseline"].map(math.isfinite).all()
     hit_32 = published_rate("table2_block_size", operation="read_hit", block_kb=32)
     peak_32 = published_rate("table2_block_size", operation="peak_write", block_kb=32)
     assert _cell(table, "Table 1", "read hit", "CF 1")["baseline"] == hit_32
@@ -93,33 +155,36 @@ def test_baselines_are_the_reference_configurations_published_values(table):
         "base_sustained_write_largest_cache")
     assert _cell(table, "Sec. 7 (text)", "recall rate with import/export running", "relative to without")[
         "baseline"] == 1.0
-    table4 = data.load(STUDY, "table4_ehpo_coefficients").set_index(["workload", "parity_groups"])
-    assert _cell(table, "Table 4", "peak write m", "1152/288 GB")["baseline"] == table4.loc[("peak_write", 4), "m"]
-    assert _cell(table, "Table 4", "sustained write b", "576/144 GB")["baseline"] == table4.loc[
+    table4 = data.load(KEY, "table4_ehpo_coefficients").set_index(["workload", "parity_groups"])
+    assert _cell(table, TABLE4, "peak write m", "1152/288 GB")["baseline"] == table4.loc[("peak_write", 4), "m"]
+    assert _cell(table, TABLE4, "sustained write b", "576/144 GB")["baseline"] == table4.loc[
         ("sustained_write", 4), "b"]
-    for reference in baselines().values():
-        assert reference.reference.strip()
 
 
-def test_one_tolerance_policy(table):
+def test_the_table_keeps_the_tolerance_policy(table):
     default = (table["tolerance"] == TEN_PERCENT) & (table["tolerance_kind"] == "relative")
-    wider = table[~default]
-    assert set(zip(wider["table"], wider["row"], wider["column"])) == set(RESOLUTION)
-    assert all(t.ground == "resolution" and t.reason for t in RESOLUTION.values())
+    assert set(zip(table.loc[~default, "table"], table.loc[~default, "row"], table.loc[~default, "column"])) \
+        == RESOLUTION
     # the intercepts are no longer judged on +/-1 MB/s, nor slopes on 15%
-    assert RESOLUTION[(BEST_CASE, "best-case recall mount response", "800 MB, CF 3")].value == statement(
-        "recall_best_case").half_band
     intercepts = table[table["row"].str.endswith(" b")]
     assert (intercepts["tolerance_kind"] == "absolute").sum() == 1
     assert intercepts["tolerance"].max() <= TEN_PERCENT
     assert (table.loc[table["row"].str.endswith(" m"), "tolerance"] == DEFAULT.value).all()
 
 
-def test_every_simulated_number_is_precise_without_reaching_the_cap(table):
+def test_every_simulated_number_is_precise_without_reaching_the_cap(table, specs):
     assert table["precise"].all()
-    assert not table["note"].str.contains("cap reached").any()
-    counts = table["note"].str.extract(r"(\d+) replications")[0].dropna().astype(int)
-    assert len(counts) == len(simulated_cells()) and counts.max() < CAP
+    assert not table["note"].str.contains("IMPRECISE").any()
+    simulated = table[table["replications"] > 0]
+    assert len(simulated) == sum(isinstance(spec.model, Simulated) for spec in specs)
+    assert simulated["replications"].max() < CAP
+
+
+def test_the_throughput_chart_shows_every_simulated_rate_and_no_ratio(table, specs):
+    """Every simulated cell that is one configuration's host MB/s, whatever its role (the note's prefix differs)."""
+    rates = {_key(spec.published) for spec in specs if isinstance(spec.model, Simulated) and len(spec.model.terms) == 1}
+    shown = throughput_scatter(table).layer[1].data
+    assert set(zip(shown["table"], shown["row"], shown["column"])) == rates
 
 
 def test_ratios_are_computed_per_replication(table):
@@ -143,7 +208,7 @@ def test_statements_are_a_separate_part_after_the_printed_numbers(table):
 
 
 def test_statement_values_come_from_their_data_file_not_from_the_printed_numbers(table):
-    assert "paf_sustained_write_cf4" not in set(data.load(STUDY, "text_values")["key"])
+    assert "paf_sustained_write_cf4" not in set(data.load(KEY, "text_values")["key"])
     assert _cell(table, FLAT, "PAF sustained write", "CF 4")["published"] == statement("paf_sustained_write_cf4").value
     assert _cell(table, FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB")["published"] == 1.0
     for column in ("EHPO, CF 3, largest cache", "PAF, CF 3", "PAF, CF 4"):

@@ -6,8 +6,10 @@ the document's three machines, its statements, ``SEED``), :mod:`.analytic`
 and copy-out closed forms), :mod:`.mechanism` (the service-time distributions),
 :mod:`.network` (the throughput ``model`` and ``recall_model``),
 :mod:`.calibration` (service times from named cells), :mod:`.comparison`
-(published versus model: printed numbers, then statements), :mod:`.explore`
-(live panel, sweeps, the chapter's tables) and :mod:`.figures` (every chart).
+(every compared cell declared with its role, and the experiments they
+name), :mod:`.explore` (live panel, sweeps, the chapter's tables) and
+:mod:`.figures` (every chart).  ``STUDY`` is the study's record on the core
+contract (:class:`perfstudies.study.Study`).
 """
 
 from perfstudies.models.vts.analytic import (
@@ -15,7 +17,7 @@ from perfstudies.models.vts.analytic import (
     recall_service_s, sustained_crossover_cf,
 )
 from perfstudies.models.vts.calibration import Rates, calibrate, calibration_table
-from perfstudies.models.vts.comparison import comparison, printed, statements
+from perfstudies.models.vts.comparison import cells, comparison, experiments, printed, statements
 from perfstudies.models.vts.explore import (
     WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
     flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, sweep_points, theory_beside_simulation,
@@ -26,14 +28,19 @@ from perfstudies.models.vts.figures import (
 )
 from perfstudies.models.vts.network import model, recall_model
 from perfstudies.models.vts.params import (
-    DOCUMENT, SEED, STUDY, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
+    DOCUMENT, KEY, SEED, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
 )
+from perfstudies.study import Study
 
-__all__ = ["STUDY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "comparison", "widget_run",
-           "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo", "cache_configurations", "statement",
-           "text_value", "bound", "bottleneck", "capacities", "copy_ceiling", "copy_service_s", "equation3",
-           "import_export_minutes", "mva_solution", "recall_service_s", "sustained_crossover_cf", "calibration_table", "printed",
-           "statements", "WIDGET_FIELDS", "WIDGET_RANGES", "cache_choices", "calibrated_constants", "contention_tasks", "equation3_table",
-           "example_run", "flattening_candidates", "headline_bounds", "paf_against_bound", "recall_sweep",
-           "theory_beside_simulation", "write_sweep", "capacity_chart", "hours_at_peak_chart", "recall_slider",
-           "table4_chart", "throughput_scatter", "vts_diagram", "write_slider"]
+STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=VTSParams, model=model, calibrate=calibrate,
+              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+
+__all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments",
+           "comparison", "widget_run", "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo",
+           "cache_configurations", "statement", "text_value", "bound", "bottleneck", "capacities", "copy_ceiling",
+           "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",
+           "sustained_crossover_cf", "calibration_table", "printed", "statements", "WIDGET_FIELDS", "WIDGET_RANGES",
+           "cache_choices", "calibrated_constants", "contention_tasks", "equation3_table", "example_run",
+           "flattening_candidates", "headline_bounds", "paf_against_bound", "recall_sweep", "theory_beside_simulation",
+           "write_sweep", "capacity_chart", "hours_at_peak_chart", "recall_slider", "table4_chart",
+           "throughput_scatter", "vts_diagram", "write_slider"]

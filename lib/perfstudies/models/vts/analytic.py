@@ -53,7 +53,7 @@ import math
 import numpy as np
 
 from perfstudies import data, mva
-from perfstudies.models.vts.params import PATHS, STUDY, VTSParams, ehpo, text_value
+from perfstudies.models.vts.params import PATHS, KEY, VTSParams, ehpo, text_value
 
 #: ESCON link data rate in MB/s.  Not stated in the white paper: it is the ESCON
 #: architecture's 200 Mbit/s optical link after 8b/10b coding and framing.
@@ -250,7 +250,7 @@ def recall_response_s(p: VTSParams) -> float:
 
 @functools.cache
 def _table4():
-    return data.load(STUDY, "table4_ehpo_coefficients")
+    return data.load(KEY, "table4_ehpo_coefficients")
 
 
 def equation3(workload: str, parity_groups: int, compressibility: float) -> float:
@@ -289,7 +289,7 @@ def bound_line(workload: str, parity_groups: int) -> tuple[float, float]:
 
 @functools.cache
 def _import_export():
-    return data.load(STUDY, "import_export_coefficients").set_index("task")
+    return data.load(KEY, "import_export_coefficients").set_index("task")
 
 
 def import_export_minutes(task: str, megabytes: float, mounts: int, searches: int = 0) -> float:

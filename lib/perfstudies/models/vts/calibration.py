@@ -38,7 +38,7 @@ from perfstudies.models.vts.analytic import (
     ESCON_LINK_MB_S, TRACK_MB, arms, bottleneck, disk_ops_per_mb, drive_mb_s, equation3, import_export_minutes,
     internal_cf, processor_terms, processors, write_ops_per_track,
 )
-from perfstudies.models.vts.params import STUDY, VTSParams, base, ehpo, paf, text_value
+from perfstudies.models.vts.params import KEY, VTSParams, base, ehpo, paf, text_value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,7 +80,7 @@ LINE_CALIBRATION_CF = 4.0
 
 def published_rate(name: str, **where) -> float:
     """The ``host_mb_s`` of the one row of table ``name`` matching ``where``."""
-    table = data.load(STUDY, name)
+    table = data.load(KEY, name)
     for column, value in where.items():
         table = table[table[column] == value]
     if len(table) != 1:

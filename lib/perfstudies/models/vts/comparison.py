@@ -1,6 +1,11 @@
-"""Published versus model: every compared cell of the white paper, its role and its no-change baseline.
+"""Published versus model: every compared cell of the white paper, declared once with its role.
 
-:func:`comparison` returns the standard comparison table (:mod:`perfstudies.compare`).
+:func:`cells` declares every compared cell (a :class:`~perfstudies.cells.CellSpec`:
+its role, tolerance, and its baseline, derivation or the parameter it sets),
+:func:`experiments` the simulated configurations they name, and
+:func:`comparison` hands both to the one evaluator
+(:func:`perfstudies.evaluate.evaluate`), which returns the standard comparison
+table (:mod:`perfstudies.compare`).
 
 *Two parts.*  The numbers the paper prints come first; then the paper's
 qualitative statements (``data/vts/statements.csv``: PAF sustained write flat
@@ -10,24 +15,44 @@ with a declared band, in rows whose table ends in :data:`STATEMENT`.  Both parts
 follow the same roles and the same tolerance policy.
 
 *Roles.*  Nine cells set the service times (:mod:`.calibration`) or the
-import/export slowdown; four follow from them by construction and are shown
-but not scored (:data:`DERIVED` says how each follows); the rest are predictions.
+import/export slowdown; four follow from published cells by an identity the
+published numbers satisfy (their :class:`~perfstudies.cells.Derivation` says
+which) and are shown but not scored; the rest are predictions.
 
-*Baselines.*  :func:`baselines` declares, for every predicted cell, the answer a
-capacity planner would give without the model: the published value of the same
-quantity in the configuration the planner measured.
+*Baselines.*  Every predicted cell declares the answer a capacity planner would
+give without the model: the published value of the same quantity in the
+configuration the planner measured (persistence).
 
-*Tolerances.*  The policy's 10% everywhere, with exceptions on the ground of
-the printed resolution (:data:`RESOLUTION`): an intercept printed to two
-decimals, and a statement that gives its own range (the best-case recall); the
-document states no measurement variability in numbers.
+* PAF machine: the measurement point of Tables 1 and 2 (1728 GB, 8 ESCON,
+  CF 2.66, 32 KB blocks), where the calibration measured peak write, read hit
+  and recall; PAF sustained write was measured only at CF 1, so that is its
+  reference.
+* EHPO machine: the base machine on the same cache (the document says the
+  EHPO curves start from the base throughput at CF 1, where EHPO compresses
+  nothing).
+* base machine: the largest cache, the fully configured B18.
+* Table 4's lines: the line of the same workload on the cache the calibration
+  used (4 groups of 2+P, 288/72 GB).
+* the import under host load: the export measured under the same load.
+* a mount response: the fast-ready mount of a volume in cache (Sec. 3.4).
+* PAF peak over sustained write: the ratio at CF 1, the one compressibility at
+  which the paper gives both.
 
-*Precision.*  A simulated number gets replications (all from
-:data:`~perfstudies.models.vts.params.SEED`) until its 95% CI half-width is at
-most a quarter of its tolerance, up to :data:`CAP`
-(:func:`perfstudies.sweep.sweep_until`, :func:`perfstudies.runner.replicate_until`).
-A ratio of two configurations is computed per replication, the same seed for
-both (common random numbers), so its interval is the ratio's own.
+Where the same quantity has no published value in a reference configuration
+(base sustained write on the largest cache; the sustained line of the
+calibrated cache), the naive answer: the peak rate measured on the same machine
+and cache (copy-out assumed free).  A ratio with nothing to go on is 1 (no change).
+
+*Tolerances.*  The policy's 10% everywhere, with exceptions on the ground of the
+printed resolution: an intercept printed to two decimals, and a statement that
+gives its own range (the best-case recall); the document states no measurement
+variability in numbers.
+
+*Precision.*  Every simulated configuration is one of :func:`configurations`,
+replicated (all from :data:`~perfstudies.models.vts.params.SEED`, from
+:data:`INITIAL` up to :data:`CAP`) by the evaluator's sequential rule.  A ratio
+of two configurations is computed per replication, the same seed for both
+(common random numbers), so its interval is the ratio's own.
 
 Table 4's ``m`` and ``b`` are compared in closed form: the slope and intercept
 of a line fitted to the model's bottleneck bound at CF 1-4
@@ -35,25 +60,28 @@ of a line fitted to the model's bottleneck bound at CF 1-4
 cannot resolve an intercept to a tenth of its value (a fitted intercept varies
 by about +/-0.3 MB/s over five replications, and published intercepts are as
 small as -0.03); the simulation meets the bound at these configurations
-(``tests/vts/test_analytic.py``).
+(``tests/vts/test_analytic.py``).  The best-case recall is in closed form too:
+nothing queues ahead of a lone recall, so its mean response is exactly its mean
+drive time; simulating it would only add noise.
 """
 
-import dataclasses
-import math
+import functools
 
 import pandas as pd
 
 from perfstudies import data
-from perfstudies.compare import DEFAULT, PRECISION_FRACTION, Cell, Published, Tolerance, comparison_table, resolution
+from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, metric, ratio
+from perfstudies.compare import Published, resolution
+from perfstudies.evaluate import evaluate
 from perfstudies.models.vts.analytic import (
     bound, bound_line, contended_task_minutes, import_export_minutes, recall_response_s,
 )
 from perfstudies.models.vts.calibration import calibrated_rates, calibration_cells, contention_slowdown, published_rate
 from perfstudies.models.vts.network import model
-from perfstudies.models.vts.params import DOCUMENT, SEED, STUDY, VTSParams, base, ehpo, paf, statement, text_value
-from perfstudies.runner import replicate_until, summarize
-from perfstudies.sweep import sweep_until
+from perfstudies.models.vts.params import DOCUMENT, KEY, SEED, VTSParams, base, ehpo, paf, statement, text_value
 
+#: The one simulated experiment: every compared configuration, replicated with common random numbers.
+EXPERIMENT = "host throughput"
 #: First and largest number of replications of any compared configuration.
 INITIAL = 5
 CAP = 60
@@ -65,374 +93,289 @@ STATEMENT = "(statement)"
 FLAT = f"Sec. 3.5.3 {STATEMENT}"
 SIXTY = f"Sec. 3.5.4 {STATEMENT}"
 BEST_CASE = f"Sec. 3.4 {STATEMENT}"
-#: Cells that follow from calibrated cells by construction: shown, never scored.
-DERIVED = {
-    ("Table 1", "read hit", "CF 2.66"):
-        "copy of the calibrated Table 2 read hit 32 KB: the same measurement (PAF, 8 ESCON, CF 2.66, 32 KB) "
-        "and the same simulated configuration",
-    (TABLE4, "peak write m", "288/72 GB"):
-        "follows from calibrated cells by construction: the published line passes through two calibrated points, "
-        "m + b = 8.00 (base peak write, smallest cache: at CF 1 EHPO compresses nothing) and 4m + b (the "
-        "calibrated line value at CF 4); the model meets both, so its m differs only by its curvature between",
-    (TABLE4, "peak write b", "288/72 GB"):
-        "follows from calibrated cells by construction: as m of this row, b = (4(m + b) - (4m + b)) / 3 of the "
-        "two calibrated points",
-    (TABLE4, "peak write b", "1152/288 GB"):
-        "follows by arithmetic from m: m + b = 10.00 is the calibrated base peak write on the largest cache "
-        "(at CF 1 EHPO compresses nothing), so b = 10.00 - m and its error is m's, mirrored",
-}
-_BEST_CASE_BAND = resolution(
-    statement("recall_best_case").half_band,
-    "the text gives only a range, 'on the order of approximately two to three minutes' (Sec. 3.4): "
-    "150 s stands for any value from 120 to 180 s")
-#: Tolerances wider than the policy's 10%, each on the ground of the printed resolution.
-RESOLUTION = {
-    (TABLE4, "peak write b", "576/144 GB"): resolution(
-        0.005, "printed to two decimals: -0.03 stands for anything from -0.035 to -0.025, so no tolerance can be "
-               "finer than 0.005 MB/s (10% of it would be 0.003)"),
-    (BEST_CASE, "best-case recall mount response", "800 MB, CF 1"): _BEST_CASE_BAND,
-    (BEST_CASE, "best-case recall mount response", "800 MB, CF 3"): _BEST_CASE_BAND,
-}
-
-
-def _key(published: Published) -> tuple[str, str, str]:
-    return published.table, published.row, published.column
-
-
-def tolerance(published: Published) -> Tolerance:
-    """The cell's tolerance: the policy's default unless :data:`RESOLUTION` names it."""
-    return RESOLUTION.get(_key(published), DEFAULT)
-
-
-def role(published: Published, default: str = "prediction") -> str:
-    """``derived`` for the cells of :data:`DERIVED`, else ``default``."""
-    return "derived" if _key(published) in DERIVED else default
-
-
-@dataclasses.dataclass(frozen=True)
-class Baseline:
-    """The no-change answer for a predicted cell: a published value and the configuration it belongs to."""
-
-    value: float
-    reference: str
-
-
-def baselines() -> dict[tuple[str, str, str], Baseline]:
-    """The no-change baseline of every predicted cell, keyed by ``(table, row, column)``.
-
-    The answer a capacity planner would give without the model: the published
-    value of the same quantity in the configuration the planner measured, the
-    one the calibration used where there is one.
-
-    * PAF machine: the measurement point of Tables 1 and 2 (1728 GB, 8 ESCON,
-      CF 2.66, 32 KB blocks), where the calibration measured peak write, read
-      hit and recall; PAF sustained write was measured only at CF 1, so that is
-      its reference.
-    * EHPO machine: the base machine on the same cache (the document says the
-      EHPO curves start from the base throughput at CF 1, where EHPO
-      compresses nothing).
-    * base machine: the largest cache, the fully configured B18.
-    * Table 4's lines: the line of the same workload on the cache the
-      calibration used (4 groups of 2+P, 288/72 GB).
-    * the import under host load: the export measured under the same load.
-    * a mount response: the fast-ready mount of a volume in cache (Sec. 3.4).
-    * PAF peak over sustained write: the ratio at CF 1, the one compressibility
-      at which the paper gives both.
-
-    Where the same quantity has no published value in a reference
-    configuration (base sustained write on the largest cache; the sustained
-    line of the calibrated cache), the naive answer: the peak rate measured on
-    the same machine and cache (copy-out assumed free).  A ratio with nothing
-    to go on is 1 (no change).
-    """
-    table4 = data.load(STUDY, "table4_ehpo_coefficients").set_index(["workload", "parity_groups"])
-    peak_32 = published_rate("table2_block_size", operation="peak_write", block_kb=32)
-    hit_32 = published_rate("table2_block_size", operation="read_hit", block_kb=32)
-    recall_266 = published_rate("table1_read_rates", operation="read_recall", cf=2.66)
-    paf_point = "PAF at the point of Tables 1-2 (CF 2.66, 32 KB)"
-    fast_ready = (text_value("fast_ready_mount_low") + text_value("fast_ready_mount_high")) / 2
-    base_largest = "base machine, largest cache"
-    found = {
-        ("Table 1", "read hit", "CF 1"): Baseline(hit_32, f"read hit, {paf_point}"),
-        ("Table 1", "read recall", "CF 1"): Baseline(recall_266, f"read recall, {paf_point}"),
-        ("Table 2", "peak write", "64 KB"): Baseline(peak_32, f"peak write, {paf_point}"),
-        ("Table 2", "read hit", "64 KB"): Baseline(hit_32, f"read hit, {paf_point}"),
-        ("Fig. 8 (text)", "PAF peak write", "CF 2"): Baseline(peak_32, f"peak write, {paf_point}"),
-        ("Fig. 7 (text)", "PAF sustained write", "CF 3"): Baseline(
-            text_value("paf_sustained_write_cf1"), "PAF sustained write at CF 1, its only measured point"),
-        ("Fig. 7 (text)", "EHPO sustained write", "CF 3, largest cache"): Baseline(
-            text_value("base_sustained_write_largest_cache"), f"sustained write, {base_largest}"),
-        ("Fig. 3 (text)", "base sustained write", "smallest cache"): Baseline(
-            text_value("base_sustained_write_largest_cache"), f"sustained write, {base_largest}"),
-        ("Fig. 3 (text)", "base sustained write", "largest cache"): Baseline(
-            text_value("base_peak_write_largest_cache"),
-            f"naive: peak write, {base_largest} (copy-out assumed free)"),
-        ("Sec. 7 (text)", "import time increase under peak write", "6 mounts, 2.3 GB"): Baseline(
-            text_value("export_elongation_peak_write"), "the export measured under the same host load"),
-        ("Sec. 7 (text)", "recall rate with import/export running", "relative to without"): Baseline(
-            1.0, "no change"),
-        # the statements
-        (FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB"): Baseline(1.0, "no change"),
-        (FLAT, "PAF sustained write", "CF 4"): Baseline(
-            text_value("paf_sustained_write_cf1"), "PAF sustained write at CF 1, its only measured point"),
-        (SIXTY, "peak / sustained write", "EHPO, CF 3, largest cache"): Baseline(
-            text_value("base_peak_write_largest_cache") / text_value("base_sustained_write_largest_cache"),
-            f"peak / sustained write, {base_largest}"),
-        (BEST_CASE, "best-case recall mount response", "800 MB, CF 1"): Baseline(
-            fast_ready, "fast-ready mount of a volume in cache (2-3 s, Sec. 3.4)"),
-        (BEST_CASE, "best-case recall mount response", "800 MB, CF 3"): Baseline(
-            fast_ready, "fast-ready mount of a volume in cache (2-3 s, Sec. 3.4)"),
-    }
-    paf_cf1 = text_value("paf_peak_write_cf1") / text_value("paf_sustained_write_cf1")
-    for cf in PAF_RATIO_CF:
-        found[(SIXTY, "peak / sustained write", f"PAF, CF {cf:g}")] = Baseline(
-            paf_cf1, "PAF peak / sustained write at CF 1, the one compressibility where the paper gives both")
-    for row in data.load(STUDY, "table4_ehpo_coefficients").itertuples():
-        label = row.workload.replace("_", " ")
-        if row.parity_groups != 4:
-            reference, where = table4.loc[(row.workload, 4)], f"{label} line, 288/72 GB (the calibrated cache)"
-        else:
-            reference, where = table4.loc[("peak_write", 4)], ("naive: peak write line, 288/72 GB "
-                                                               "(copy-out assumed free)")
-        for coefficient in ("m", "b"):
-            key = (TABLE4, f"{label} {coefficient}", _table4_column(row))
-            if key not in DERIVED:
-                found[key] = Baseline(float(reference[coefficient]), where)
-    return found
-
-
-def _table4_column(row) -> str:
-    return f"{row.capacity_gb_36gb_hdd}/{row.capacity_gb_9gb_hdd} GB"
-
-
-# --- simulated cells
-
-@dataclasses.dataclass(frozen=True)
-class Pair:
-    """Two configurations whose per-replication ratio of host MB/s is one compared number."""
-
-    numerator: VTSParams
-    denominator: VTSParams
-
-
-def ratio_model(pair: Pair, seed: int) -> dict[str, float]:
-    """One replication of a ratio: both configurations run with the same seed (common random numbers)."""
-    return {"ratio": model(pair.numerator, seed)["host_mb_s"] / model(pair.denominator, seed)["host_mb_s"]}
-
-
-@dataclasses.dataclass(frozen=True)
-class SimulatedCell:
-    """How to compute one simulated cell: a published cell, what runs, and its role.
-
-    ``kind`` is ``"throughput"`` (host MB/s of ``params``) or ``"ratio"``
-    (``params`` over ``denominator``, per replication).
-    """
-
-    published: Published
-    params: VTSParams
-    role: str
-    note: str
-    kind: str = "throughput"
-    denominator: VTSParams | None = None
-
-    @property
-    def tolerance(self) -> Tolerance:
-        return tolerance(self.published)
-
-    @property
-    def target(self) -> float:
-        """The largest 95% CI half-width at which the cell may be compared."""
-        return PRECISION_FRACTION * self.tolerance.allowed_error(self.published.value)
-
-
-def simulated_cells() -> list[SimulatedCell]:
-    """Every simulated cell: calibrations first, then the rest."""
-    found = [SimulatedCell(c.published, c.params, "calibration", f"host MB/s; sets {key}")
-             for key, c in calibration_cells().items() if c.published.table != TABLE4]
-    for row in data.load(STUDY, "table1_read_rates").itertuples():
-        if (row.operation, row.cf) == ("read_recall", 2.66):
-            continue  # a calibration cell above (sets mount_s)
-        published = Published("Table 1", row.operation.replace("_", " "), f"CF {row.cf:g}", row.host_mb_s)
-        found.append(SimulatedCell(published, paf(workload=row.operation, compressibility=float(row.cf)),
-                                   role(published), "host MB/s"))
-    t2 = data.load(STUDY, "table2_block_size")
-    for row in t2[t2["block_kb"] == 64].itertuples():
-        found.append(SimulatedCell(Published("Table 2", row.operation.replace("_", " "), "64 KB", row.host_mb_s),
-                                   paf(workload=row.operation, compressibility=float(row.cf), block_kb=64),
-                                   "prediction", "host MB/s"))
-    text = [
-        ("Fig. 3 (text)", "base sustained write", "smallest cache", "base_sustained_write_smallest_cache",
-         base(4, workload="sustained_write")),
-        ("Fig. 3 (text)", "base sustained write", "largest cache", "base_sustained_write_largest_cache",
-         base(16, workload="sustained_write")),
-        ("Fig. 7 (text)", "PAF sustained write", "CF 3", "paf_sustained_write_cf3",
-         paf(workload="sustained_write", compressibility=3.0)),
-        ("Fig. 8 (text)", "PAF peak write", "CF 2", "paf_peak_write_cf2",
-         paf(workload="peak_write", compressibility=2.0)),
-        ("Fig. 7 (text)", "EHPO sustained write", "CF 3, largest cache", "ehpo_sustained_write_cf3_largest_cache",
-         ehpo(16, workload="sustained_write", compressibility=3.0)),
-    ]
-    found.extend(SimulatedCell(Published(t, r, c, text_value(key)), p, "prediction", "host MB/s")
-                 for t, r, c, key, p in text)
-    alone = paf(workload="read_recall", compressibility=2.66)
-    found.append(SimulatedCell(
-        Published("Sec. 7 (text)", "recall rate with import/export running", "relative to without",
-                  text_value("recall_rate_with_import_export")),
-        alone.replace(import_export_drives=2), "prediction",
-        f"ratio of host MB/s, per replication; the task holds two of the {alone.drives} drives", "ratio", alone))
-    return found + statement_cells()
-
 
 #: Compressibilities at which the PAF's peak over sustained write is compared with the statement
 #: (where the paper gives both rates: 80 MB/s peak from CF 2 up, 50 MB/s sustained at CF 3 and above).
 PAF_RATIO_CF = (3.0, 4.0)
 
 
-def statement_cells() -> list[SimulatedCell]:
-    """The simulated rows of the statements part (``data/vts/statements.csv``)."""
-    flat, cf4, sixty = (statement(k) for k in ("paf_sustained_flat_above_cf3", "paf_sustained_write_cf4",
-                                                "peak_over_sustained"))
-    sustained = {cf: paf(workload="sustained_write", compressibility=cf) for cf in (3.0, 4.0)}
-    found = [
-        SimulatedCell(Published(FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB", flat.value), sustained[4.0],
-                      "prediction", f"ratio of host MB/s, per replication; {flat.reading}", "ratio", sustained[3.0]),
-        SimulatedCell(Published(FLAT, "PAF sustained write", "CF 4", cf4.value), sustained[4.0], "prediction",
-                      f"host MB/s; {cf4.reading}"),
-        SimulatedCell(Published(SIXTY, "peak / sustained write", "EHPO, CF 3, largest cache", sixty.value),
-                      ehpo(16, workload="peak_write", compressibility=3.0), "prediction",
-                      f"ratio of host MB/s, per replication; {sixty.reading}", "ratio",
-                      ehpo(16, workload="sustained_write", compressibility=3.0)),
-    ]
-    found += [SimulatedCell(Published(SIXTY, "peak / sustained write", f"PAF, CF {cf:g}", sixty.value),
-                            paf(workload="peak_write", compressibility=cf), "prediction",
-                            f"ratio of host MB/s, per replication; {sixty.reading}", "ratio",
-                            paf(workload="sustained_write", compressibility=cf))
-              for cf in PAF_RATIO_CF]
-    return found
+def configurations() -> dict[str, VTSParams]:
+    """Every simulated configuration of the comparison, by name (the calibration's own where it measured)."""
+    calibrated = {key: cell.params for key, cell in calibration_cells().items()}
+    return {
+        "PAF peak write, CF 2.66, 32 KB": calibrated["write_block_overhead_s"],
+        "PAF read hit, CF 2.66, 32 KB": calibrated["read_block_overhead_s"],
+        "base peak write, largest cache": calibrated["cpu_base_peak"],
+        "PAF peak write, CF 1": calibrated["cpu_paf_peak"],
+        "PAF sustained write, CF 1": calibrated["cpu_paf_sustained"],
+        "base peak write, smallest cache": calibrated["disk_op_s"],
+        "PAF read recall, CF 2.66": calibrated["mount_s"],
+        "PAF read hit, CF 1": paf(workload="read_hit", compressibility=1.0),
+        "PAF read recall, CF 1": paf(workload="read_recall", compressibility=1.0),
+        "PAF peak write, CF 2.66, 64 KB": paf(workload="peak_write", compressibility=2.66, block_kb=64),
+        "PAF read hit, CF 2.66, 64 KB": paf(workload="read_hit", compressibility=2.66, block_kb=64),
+        "base sustained write, smallest cache": base(4, workload="sustained_write"),
+        "base sustained write, largest cache": base(16, workload="sustained_write"),
+        "PAF sustained write, CF 3": paf(workload="sustained_write", compressibility=3.0),
+        "PAF peak write, CF 2": paf(workload="peak_write", compressibility=2.0),
+        "EHPO sustained write, CF 3, largest cache": ehpo(16, workload="sustained_write", compressibility=3.0),
+        "PAF read recall, CF 2.66, import/export running": calibrated["mount_s"].replace(import_export_drives=2),
+        "PAF sustained write, CF 4": paf(workload="sustained_write", compressibility=4.0),
+        "EHPO peak write, CF 3, largest cache": ehpo(16, workload="peak_write", compressibility=3.0),
+        "PAF peak write, CF 3": paf(workload="peak_write", compressibility=3.0),
+        "PAF peak write, CF 4": paf(workload="peak_write", compressibility=4.0),
+    }
 
 
-def best_case_cells() -> list[Cell]:
-    """The best-case recall statement in closed form: a lone recall's mean response is mount + search + read.
+def experiments() -> list[Experiment]:
+    """The one experiment: host MB/s of every configuration, from :data:`INITIAL` up to :data:`CAP` replications."""
+    return [Experiment(EXPERIMENT, model, configurations(), initial=INITIAL, cap=CAP)]
 
-    Nothing queues ahead of a lone recall, so its mean response is exactly its
-    mean drive time (:func:`~perfstudies.models.vts.analytic.recall_response_s`
-    with ``recall_queue=0``); simulating it would only add noise.
-    """
+
+def _flow(configuration: str):
+    """Host MB/s of one configuration."""
+    return metric(EXPERIMENT, configuration, "host_mb_s")
+
+
+def _flow_ratio(reference: str, changed: str):
+    """Host MB/s of ``changed`` over ``reference``, per replication (common random numbers)."""
+    return ratio(EXPERIMENT, reference, changed, "host_mb_s")
+
+
+def line_coefficient(workload: str, parity_groups: int, coefficient: str) -> float:
+    """``m`` or ``b`` of the model's Table 4 line (:func:`~perfstudies.models.vts.analytic.bound_line`)."""
+    m, b = bound_line(workload, parity_groups)
+    return {"m": m, "b": b}[coefficient]
+
+
+def _table4(workload: str, parity_groups: int, coefficient: str) -> Published:
+    """The published Table 4 coefficient ``m`` or ``b`` of one workload's line on one cache."""
+    table = data.load(KEY, "table4_ehpo_coefficients").set_index(["workload", "parity_groups"])
+    row = table.loc[(workload, parity_groups)]
+    return Published(TABLE4, f"{workload.replace('_', ' ')} {coefficient}",
+                     f"{int(row['capacity_gb_36gb_hdd'])}/{int(row['capacity_gb_9gb_hdd'])} GB",
+                     float(row[coefficient]))
+
+
+def _line(workload: str, parity_groups: int, coefficient: str) -> Exact:
+    return Exact(functools.partial(line_coefficient, workload, parity_groups, coefficient))
+
+
+def elongation_pct(task: str) -> float:
+    """Sec. 7's elongation of ``task`` under peak write, percent: equations 1-2 with the data term slowed."""
+    megabytes, mounts = text_value("contention_task_mb"), text_value(f"contention_{task}_mounts")
+    alone = import_export_minutes(task, megabytes, mounts)
+    return 100 * (contended_task_minutes(task, megabytes, mounts, contention_slowdown()) / alone - 1)
+
+
+def _elongation(task: str) -> Published:
+    return Published("Sec. 7 (text)", f"{task} time increase under peak write",
+                     f"{text_value(f'contention_{task}_mounts'):g} mounts, 2.3 GB",
+                     text_value(f"{task}_elongation_peak_write"))
+
+
+def lone_recall(compressibility: float) -> VTSParams:
+    """The best-case recall of Sec. 3.4: an 800 MB volume on the PAF machine with nothing queued ahead."""
+    return paf(workload="read_recall", compressibility=compressibility,
+               volume_mb=text_value("measured_volume_size"), recall_queue=0)
+
+
+def _best_case(compressibility: float) -> CellSpec:
+    """The best-case recall statement at one compressibility, in closed form (mount + search + read)."""
     best = statement("recall_best_case")
-    found = []
-    for cf in (1.0, text_value("fig6_compressibility")):
-        params = paf(workload="read_recall", compressibility=cf, volume_mb=text_value("measured_volume_size"),
-                     recall_queue=0)
-        published = Published(BEST_CASE, "best-case recall mount response", f"800 MB, CF {cf:g}", best.value)
-        found.append(_cell(published, recall_response_s(params), "prediction",
-                           f"seconds; closed form (mount + search + read, nothing queued); {best.reading}"))
-    return found
+    fast_ready = (text_value("fast_ready_mount_low") + text_value("fast_ready_mount_high")) / 2
+    return CellSpec(
+        Published(BEST_CASE, "best-case recall mount response", f"800 MB, CF {compressibility:g}", best.value),
+        "prediction", Exact(functools.partial(recall_response_s, lone_recall(compressibility))),
+        resolution(best.half_band, "the text gives only a range, 'on the order of approximately two to three "
+                                   "minutes' (Sec. 3.4): 150 s stands for any value from 120 to 180 s"),
+        baseline=Baseline(fast_ready, "persistence", "the fast-ready mount of a volume in cache (2-3 s, Sec. 3.4)"),
+        note=f"seconds; closed form (mount + search + read, nothing queued); {best.reading}.")
 
 
-@dataclasses.dataclass(frozen=True)
-class Estimate:
-    """A simulated number: mean, 95% CI half-width, replications, and whether the cap stopped it short."""
+def cells() -> list[CellSpec]:
+    """Every compared cell, printed numbers first, then statements (see the module docstring).
 
-    mean: float
-    half_width: float
-    replications: int
-    capped: bool
-
-
-def _throughputs(cells: list[SimulatedCell]) -> dict[VTSParams, Estimate]:
-    """Host MB/s at every throughput configuration, each replicated until its tightest target is met."""
-    targets: dict[VTSParams, float] = {}
-    for cell in cells:
-        targets[cell.params] = min(targets.get(cell.params, math.inf), cell.target)
-    points = list(targets)
-    runs, missed = sweep_until(model, points, [{"host_mb_s": targets[p]} for p in points], seed=SEED,
-                               initial=INITIAL, cap=CAP, max_workers=2)
-    summary = runs[runs["metric"] == "host_mb_s"].groupby("point")["value"]
-    capped = {index for index, _ in missed}
-    found = {}
-    for index, point in enumerate(points):
-        values = summary.get_group(index)
-        found[point] = _estimate(values, index in capped)
-    return found
-
-
-def _estimate(values, capped: bool) -> Estimate:
-    frame = pd.DataFrame({"metric": "x", "value": list(values)})
-    row = summarize(frame).iloc[0]
-    return Estimate(float(row["mean"]), float(row["half_width"]), int(row["n"]), capped)
-
-
-def _replicated(cell: SimulatedCell) -> Estimate:
-    """A ratio cell, replicated until its target is met."""
-    result = replicate_until(ratio_model, Pair(cell.params, cell.denominator), {"ratio": cell.target},
-                             seed=SEED, initial=INITIAL, cap=CAP)
-    summary = result.summary().loc["ratio"]
-    return Estimate(float(summary["mean"]), float(summary["half_width"]), int(summary["n"]),
-                    "ratio" in result.imprecise)
-
-
-def _cell(published: Published, value: float, cell_role: str, note: str, half_width: float = math.nan) -> Cell:
-    if cell_role == "derived":
-        note = f"{note}; {DERIVED[_key(published)]}"
-    baseline = baselines()[_key(published)].value if cell_role == "prediction" else math.nan
-    return Cell(published, value, cell_role, half_width, baseline, tolerance(published), note)
-
-
-def _simulated(cells: list[SimulatedCell]) -> list[Cell]:
-    flows = _throughputs([c for c in cells if c.kind == "throughput"])
-    found = []
-    for cell in cells:
-        estimate = flows[cell.params] if cell.kind == "throughput" else _replicated(cell)
-        note = f"{cell.note}; {estimate.replications} replications"
-        if estimate.capped:
-            note += f" (cap reached: CI half-width above the target {cell.target:.3g})"
-        found.append(_cell(cell.published, estimate.mean, cell.role, note, estimate.half_width))
-    return found
-
-
-# --- closed-form cells
-
-def table4_cells() -> list[Cell]:
-    """Table 4 in closed form: the calibrated line value at CF 4, and every row's m and b."""
-    line = calibration_cells()["disk_fixed_s"]
-    found = [_cell(line.published, bound(line.params), "calibration",
-                   "MB/s; sets disk_fixed_s; the bound at CF 4 (closed form)")]
-    for row in data.load(STUDY, "table4_ehpo_coefficients").itertuples():
-        label = row.workload.replace("_", " ")
-        m, b = bound_line(row.workload, row.parity_groups)
-        for coefficient, published, value, unit in (("m", row.m, m, "MB/s per unit CF"), ("b", row.b, b, "MB/s")):
-            cell = Published(TABLE4, f"{label} {coefficient}", _table4_column(row), published)
-            found.append(_cell(cell, value, role(cell),
-                               f"{unit}; line fitted to the model's bound at CF 1-4 (closed form)"))
-    return found
-
-
-def import_export_cells() -> list[Cell]:
-    """Sec. 7's task elongation under peak write, from equations 1-2 with the data term slowed."""
-    slowdown = contention_slowdown()
-    megabytes = text_value("contention_task_mb")
-    found = []
-    for task, key, cell_role in (("export", "export_elongation_peak_write", "calibration"),
-                                 ("import", "import_elongation_peak_write", "prediction")):
-        mounts = text_value(f"contention_{task}_mounts")
-        alone = import_export_minutes(task, megabytes, mounts)
-        stretched = contended_task_minutes(task, megabytes, mounts, slowdown)
-        note = "percent; equations 1-2 with the data term slowed (closed form)"
-        if cell_role == "calibration":
-            note += "; sets the slowdown"
-        found.append(_cell(Published("Sec. 7 (text)", f"{task} time increase under peak write",
-                                     f"{mounts:g} mounts, 2.3 GB", text_value(key)),
-                           100 * (stretched / alone - 1), cell_role, note))
-    return found
+    Declared against the calibrated service times: :func:`calibrated_rates`
+    refuses (ValueError) when the defaults of ``VTSParams`` are not the
+    calibration's output.
+    """
+    calibrated_rates()
+    calibration = calibration_cells()
+    line = calibration["disk_fixed_s"]
+    peak_32, hit_32 = (calibration[key].published for key in ("write_block_overhead_s", "read_block_overhead_s"))
+    recall_266 = calibration["mount_s"].published
+    base_peak_small, base_peak_large = (calibration[key].published for key in ("disk_op_s", "cpu_base_peak"))
+    paf_point = "at the PAF measurement point of Tables 1-2 (CF 2.66, 32 KB)"
+    paf_sustained_cf1 = Baseline(text_value("paf_sustained_write_cf1"), "persistence",
+                                 "PAF sustained write at CF 1, its only measured point")
+    base_sustained_large = Baseline(text_value("base_sustained_write_largest_cache"), "persistence",
+                                    "sustained write of the base machine, largest cache")
+    paf_peak_over_sustained = Baseline(
+        text_value("paf_peak_write_cf1") / text_value("paf_sustained_write_cf1"), "persistence",
+        "PAF peak / sustained write at CF 1, the one compressibility where the paper gives both")
+    peak_m_288, peak_b_288, peak_m_1152 = (_table4("peak_write", 4, "m"), _table4("peak_write", 4, "b"),
+                                           _table4("peak_write", 16, "m"))
+    peak_line_288 = "peak write line, 288/72 GB (the calibrated cache)"
+    sustained_line_288 = "sustained write line, 288/72 GB (the calibrated cache)"
+    naive_peak_line = "naive: peak write line, 288/72 GB (copy-out assumed free)"
+    table4_note = "line fitted to the model's bound at CF 1-4 (closed form)."
+    flat, cf4, sixty = (statement(key) for key in ("paf_sustained_flat_above_cf3", "paf_sustained_write_cf4",
+                                                    "peak_over_sustained"))
+    joint = "solved jointly with the other two processor-limited cells (a 3 x 3 linear system in a, b, e)"
+    return [
+        # --- calibration: each cell sets one service time (calibration.calibrate)
+        CellSpec(peak_32, "calibration", _flow("PAF peak write, CF 2.66, 32 KB"), sets="write_block_overhead_s",
+                 note="host MB/s; limited by the 8 ESCON channels."),
+        CellSpec(hit_32, "calibration", _flow("PAF read hit, CF 2.66, 32 KB"), sets="read_block_overhead_s",
+                 note="host MB/s; limited by the 8 ESCON channels."),
+        CellSpec(base_peak_large, "calibration", _flow("base peak write, largest cache"), sets="cpu_s_per_disk_op",
+                 note=f"host MB/s; limited by the 2 processors, the cell with the most disk operations per MB; "
+                      f"{joint}."),
+        CellSpec(calibration["cpu_paf_peak"].published, "calibration", _flow("PAF peak write, CF 1"),
+                 sets="cpu_s_per_host_mb",
+                 note=f"host MB/s; limited by the 4 processors, the cell with the fewest passes and disk operations "
+                      f"per MB; {joint}."),
+        CellSpec(calibration["cpu_paf_sustained"].published, "calibration", _flow("PAF sustained write, CF 1"),
+                 sets="cpu_s_per_mb_pass",
+                 note=f"host MB/s; limited by the 4 processors, the cell with three memory passes per MB; {joint}."),
+        CellSpec(base_peak_small, "calibration", _flow("base peak write, smallest cache"), sets="disk_op_s",
+                 note="host MB/s; limited by the 12 cache disk arms."),
+        CellSpec(recall_266, "calibration", _flow("PAF read recall, CF 2.66"), sets="mount_s",
+                 note="host MB/s; limited by the 4 tape drives."),
+        # --- Table 1 (its read recall at CF 2.66 is the mount_s calibration above)
+        CellSpec(Published("Table 1", "read hit", "CF 1", published_rate("table1_read_rates", operation="read_hit",
+                                                                         cf=1.0)),
+                 "prediction", _flow("PAF read hit, CF 1"),
+                 baseline=Baseline(hit_32.value, "persistence", f"the read hit {paf_point}"), note="host MB/s."),
+        CellSpec(Published("Table 1", "read hit", "CF 2.66", published_rate("table1_read_rates", operation="read_hit",
+                                                                            cf=2.66)),
+                 "derived", _flow("PAF read hit, CF 2.66, 32 KB"),
+                 derivation=Derivation((hit_32.where,), lambda hit: hit,
+                                       "the same measurement as the calibrated Table 2 read hit, 32 KB (PAF, 8 ESCON, "
+                                       "CF 2.66, 32 KB), printed in both tables"),
+                 note="host MB/s."),
+        CellSpec(Published("Table 1", "read recall", "CF 1",
+                           published_rate("table1_read_rates", operation="read_recall", cf=1.0)),
+                 "prediction", _flow("PAF read recall, CF 1"),
+                 baseline=Baseline(recall_266.value, "persistence", f"the read recall {paf_point}"), note="host MB/s."),
+        # --- Table 2 at 64 KB blocks (32 KB are calibration cells above)
+        CellSpec(Published("Table 2", "peak write", "64 KB", published_rate("table2_block_size", operation="peak_write",
+                                                                            block_kb=64)),
+                 "prediction", _flow("PAF peak write, CF 2.66, 64 KB"),
+                 baseline=Baseline(peak_32.value, "persistence", f"the peak write {paf_point}"), note="host MB/s."),
+        CellSpec(Published("Table 2", "read hit", "64 KB", published_rate("table2_block_size", operation="read_hit",
+                                                                          block_kb=64)),
+                 "prediction", _flow("PAF read hit, CF 2.66, 64 KB"),
+                 baseline=Baseline(hit_32.value, "persistence", f"the read hit {paf_point}"), note="host MB/s."),
+        # --- rates the text around Figs. 3, 7 and 8 states
+        CellSpec(Published("Fig. 3 (text)", "base sustained write", "smallest cache",
+                           text_value("base_sustained_write_smallest_cache")),
+                 "prediction", _flow("base sustained write, smallest cache"), baseline=base_sustained_large,
+                 note="host MB/s."),
+        CellSpec(Published("Fig. 3 (text)", "base sustained write", "largest cache",
+                           text_value("base_sustained_write_largest_cache")),
+                 "prediction", _flow("base sustained write, largest cache"),
+                 baseline=Baseline(base_peak_large.value, "persistence",
+                                   "naive: peak write of the base machine, largest cache (copy-out assumed free)"),
+                 note="host MB/s."),
+        CellSpec(Published("Fig. 7 (text)", "PAF sustained write", "CF 3", text_value("paf_sustained_write_cf3")),
+                 "prediction", _flow("PAF sustained write, CF 3"), baseline=paf_sustained_cf1, note="host MB/s."),
+        CellSpec(Published("Fig. 8 (text)", "PAF peak write", "CF 2", text_value("paf_peak_write_cf2")),
+                 "prediction", _flow("PAF peak write, CF 2"),
+                 baseline=Baseline(peak_32.value, "persistence", f"the peak write {paf_point}"), note="host MB/s."),
+        CellSpec(Published("Fig. 7 (text)", "EHPO sustained write", "CF 3, largest cache",
+                           text_value("ehpo_sustained_write_cf3_largest_cache")),
+                 "prediction", _flow("EHPO sustained write, CF 3, largest cache"), baseline=base_sustained_large,
+                 note="host MB/s."),
+        # --- Sec. 7: a task holding drives
+        CellSpec(Published("Sec. 7 (text)", "recall rate with import/export running", "relative to without",
+                           text_value("recall_rate_with_import_export")),
+                 "prediction",
+                 _flow_ratio("PAF read recall, CF 2.66", "PAF read recall, CF 2.66, import/export running"),
+                 baseline=Baseline(1.0, "persistence", "no change: the recall rate without the task"),
+                 note=f"ratio of host MB/s, per replication; the task holds two of the "
+                      f"{calibration['mount_s'].params.drives} drives."),
+        # --- Table 4 (closed form): the calibrated line value at CF 4, then each line's m and b
+        CellSpec(line.published, "calibration", Exact(functools.partial(bound, line.params)), sets="disk_fixed_s",
+                 note="MB/s; limited by the 12 cache disk arms; the bound at CF 4 (closed form)."),
+        CellSpec(_table4("sustained_write", 4, "m"), "prediction", _line("sustained_write", 4, "m"),
+                 baseline=Baseline(peak_m_288.value, "persistence", naive_peak_line),
+                 note=f"MB/s per unit CF; {table4_note}"),
+        CellSpec(_table4("sustained_write", 4, "b"), "prediction", _line("sustained_write", 4, "b"),
+                 baseline=Baseline(peak_b_288.value, "persistence", naive_peak_line), note=f"MB/s; {table4_note}"),
+        CellSpec(_table4("sustained_write", 8, "m"), "prediction", _line("sustained_write", 8, "m"),
+                 baseline=Baseline(_table4("sustained_write", 4, "m").value, "persistence", sustained_line_288),
+                 note=f"MB/s per unit CF; {table4_note}"),
+        CellSpec(_table4("sustained_write", 8, "b"), "prediction", _line("sustained_write", 8, "b"),
+                 baseline=Baseline(_table4("sustained_write", 4, "b").value, "persistence", sustained_line_288),
+                 note=f"MB/s; {table4_note}"),
+        CellSpec(_table4("sustained_write", 16, "m"), "prediction", _line("sustained_write", 16, "m"),
+                 baseline=Baseline(_table4("sustained_write", 4, "m").value, "persistence", sustained_line_288),
+                 note=f"MB/s per unit CF; {table4_note}"),
+        CellSpec(_table4("sustained_write", 16, "b"), "prediction", _line("sustained_write", 16, "b"),
+                 baseline=Baseline(_table4("sustained_write", 4, "b").value, "persistence", sustained_line_288),
+                 note=f"MB/s; {table4_note}"),
+        CellSpec(peak_m_288, "derived", _line("peak_write", 4, "m"),
+                 derivation=Derivation((line.published.where, base_peak_small.where),
+                                       lambda at_cf4, at_cf1: (at_cf4 - at_cf1) / 3,
+                                       "the line passes through two calibrated points, 4m + b (the line value at "
+                                       "CF 4) and m + b (the base peak write on the smallest cache: at CF 1 EHPO "
+                                       "compresses nothing), so m = ((4m + b) - (m + b)) / 3"),
+                 note=f"MB/s per unit CF; {table4_note}"),
+        CellSpec(peak_b_288, "derived", _line("peak_write", 4, "b"),
+                 derivation=Derivation((line.published.where, base_peak_small.where),
+                                       lambda at_cf4, at_cf1: (4 * at_cf1 - at_cf4) / 3,
+                                       "as m of this line: b = (4(m + b) - (4m + b)) / 3 of the two calibrated points"),
+                 note=f"MB/s; {table4_note}"),
+        CellSpec(_table4("peak_write", 8, "m"), "prediction", _line("peak_write", 8, "m"),
+                 baseline=Baseline(peak_m_288.value, "persistence", peak_line_288),
+                 note=f"MB/s per unit CF; {table4_note}"),
+        CellSpec(_table4("peak_write", 8, "b"), "prediction", _line("peak_write", 8, "b"),
+                 resolution(0.005, "printed to two decimals: -0.03 stands for anything from -0.035 to -0.025, so no "
+                                   "tolerance can be finer than 0.005 MB/s (10% of it would be 0.003)"),
+                 baseline=Baseline(peak_b_288.value, "persistence", peak_line_288), note=f"MB/s; {table4_note}"),
+        CellSpec(peak_m_1152, "prediction", _line("peak_write", 16, "m"),
+                 baseline=Baseline(peak_m_288.value, "persistence", peak_line_288),
+                 note=f"MB/s per unit CF; {table4_note}"),
+        CellSpec(_table4("peak_write", 16, "b"), "derived", _line("peak_write", 16, "b"),
+                 derivation=Derivation((base_peak_large.where, peak_m_1152.where), lambda at_cf1, m: at_cf1 - m,
+                                       "m + b is the calibrated base peak write on the largest cache (at CF 1 EHPO "
+                                       "compresses nothing), so b = (m + b) - m and its error is m's, mirrored"),
+                 note=f"MB/s; {table4_note}"),
+        # --- Sec. 7: task elongation under host peak write (equations 1-2, closed form)
+        CellSpec(_elongation("export"), "calibration", Exact(functools.partial(elongation_pct, "export")),
+                 sets="contention_slowdown",
+                 note="percent; equations 1-2 with the data term slowed (closed form); the slowdown of import/export "
+                      "data transfer under saturating peak write (calibration.contention_slowdown)."),
+        CellSpec(_elongation("import"), "prediction", Exact(functools.partial(elongation_pct, "import")),
+                 baseline=Baseline(text_value("export_elongation_peak_write"), "persistence",
+                                   "the export measured under the same host load"),
+                 note="percent; equations 1-2 with the data term slowed (closed form)."),
+        # --- the statements (data/vts/statements.csv)
+        CellSpec(Published(FLAT, "PAF sustained write, CF 4 over CF 3", "1728 GB", flat.value), "prediction",
+                 _flow_ratio("PAF sustained write, CF 3", "PAF sustained write, CF 4"),
+                 baseline=Baseline(1.0, "persistence", "no change: the rate at CF 3"),
+                 note=f"ratio of host MB/s, per replication; {flat.reading}."),
+        CellSpec(Published(FLAT, "PAF sustained write", "CF 4", cf4.value), "prediction",
+                 _flow("PAF sustained write, CF 4"), baseline=paf_sustained_cf1, note=f"host MB/s; {cf4.reading}."),
+        CellSpec(Published(SIXTY, "peak / sustained write", "EHPO, CF 3, largest cache", sixty.value), "prediction",
+                 _flow_ratio("EHPO sustained write, CF 3, largest cache", "EHPO peak write, CF 3, largest cache"),
+                 baseline=Baseline(base_peak_large.value / text_value("base_sustained_write_largest_cache"),
+                                   "persistence", "peak / sustained write of the base machine, largest cache"),
+                 note=f"ratio of host MB/s, per replication; {sixty.reading}."),
+        *[CellSpec(Published(SIXTY, "peak / sustained write", f"PAF, CF {cf:g}", sixty.value), "prediction",
+                   _flow_ratio(f"PAF sustained write, CF {cf:g}", f"PAF peak write, CF {cf:g}"),
+                   baseline=paf_peak_over_sustained, note=f"ratio of host MB/s, per replication; {sixty.reading}.")
+          for cf in PAF_RATIO_CF],
+        _best_case(1.0),
+        _best_case(text_value("fig6_compressibility")),
+    ]
 
 
 def comparison() -> pd.DataFrame:
     """The standard comparison table of the study (deterministic): printed numbers, then statements."""
-    calibrated_rates()  # refuses to compare when the record's defaults are not the calibration's output
-    cells = _simulated(simulated_cells()) + table4_cells() + import_export_cells() + best_case_cells()
-    statements = [c for c in cells if c.published.table.endswith(STATEMENT)]
-    printed = [c for c in cells if not c.published.table.endswith(STATEMENT)]
-    return comparison_table(printed + statements, study=STUDY, document=DOCUMENT)
+    return evaluate(KEY, DOCUMENT, SEED, experiments(), cells())
 
 
 def statements(table: pd.DataFrame) -> pd.DataFrame:

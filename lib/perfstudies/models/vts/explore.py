@@ -21,7 +21,7 @@ from perfstudies.models.vts.analytic import (
 from perfstudies.models.vts.calibration import LIMITED_BY, calibrate, calibration_cells, contention_slowdown
 from perfstudies.models.vts.network import model, recall_model
 from perfstudies.models.vts.params import (
-    SEED, STUDY, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
+    KEY, SEED, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
 )
 from perfstudies.runner import replicate, summarize
 from perfstudies.sweep import run_sweep
@@ -280,7 +280,7 @@ def flattening_candidates() -> pd.DataFrame:
 
 def _published_table2(operation: str, block_kb: int) -> float:
     """Table 2's host MB/s for an operation and block size."""
-    table = data.load(STUDY, "table2_block_size")
+    table = data.load(KEY, "table2_block_size")
     row = table[(table["operation"] == operation) & (table["block_kb"] == block_kb)]
     return float(row["host_mb_s"].iloc[0])
 

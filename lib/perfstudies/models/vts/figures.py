@@ -9,7 +9,7 @@ from perfstudies import charts, data
 from perfstudies.diagrams import network_diagram
 from perfstudies.models.vts import analytic
 from perfstudies.models.vts.explore import COMPRESSIBILITIES, PAF_CACHES_GB, cache_choices
-from perfstudies.models.vts.params import STUDY, paf
+from perfstudies.models.vts.params import KEY, paf
 
 
 def vts_diagram() -> alt.LayerChart:
@@ -36,7 +36,7 @@ def equation3_lines(sweep: pd.DataFrame) -> pd.DataFrame:
 
     Rows have the sweep's columns, with ``workload`` marked "(eq. 3)" and no interval.
     """
-    table4_groups = set(data.load(STUDY, "table4_ehpo_coefficients")["parity_groups"])
+    table4_groups = set(data.load(KEY, "table4_ehpo_coefficients")["parity_groups"])
     choices = cache_choices()
     covered = choices[(choices["feature"] == "EHPO") & choices["parity_groups"].isin(table4_groups)]
     points = sweep[sweep["index"].isin(covered["index"])].drop(columns=["low", "high", "half_width", "std", "n"])
@@ -62,7 +62,8 @@ def capacity_chart(workload: str = "sustained_write") -> alt.Chart:
 
 def throughput_scatter(table: pd.DataFrame) -> alt.LayerChart:
     """Model against published host MB/s for the throughput cells, with 95% CI bars."""
-    cells = table[table["note"].str.startswith("host MB/s")].copy()
+    # the cells measured in host MB/s (a calibration or derived note starts with what it sets or how it follows)
+    cells = table[table["note"].str.contains(r"(?:^|\. )host MB/s")].copy()
     cells["cell"] = cells["table"] + ": " + cells["row"] + ", " + cells["column"]
     cells["low"] = cells["model"] - cells["ci_half_width"]
     cells["high"] = cells["model"] + cells["ci_half_width"]

@@ -26,7 +26,7 @@ import pandas as pd
 from perfstudies import data
 from perfstudies.params import Params, param
 
-STUDY = "vts"
+KEY = "vts"
 DOCUMENT = "IBM Magstar 3494 Virtual Tape Server Performance White Paper"
 #: The one base seed of every simulated number of the study (calibration checks,
 #: comparison, widget re-runs and sweeps): replication i uses
@@ -74,13 +74,13 @@ def warmup_customers(completions: int, streams: int) -> float:
 @functools.cache
 def cache_configurations() -> pd.DataFrame:
     """Table 3: the cache capacities each feature level can have, with their RAID-5 groups."""
-    return data.load(STUDY, "table3_cache_configurations")
+    return data.load(KEY, "table3_cache_configurations")
 
 
 @functools.cache
 def text_value(key: str) -> float:
     """A number the document's text states (``data/vts/text_values.csv``), by key."""
-    table = data.load(STUDY, "text_values").set_index("key")
+    table = data.load(KEY, "text_values").set_index("key")
     if key not in table.index:
         raise ValueError(f"key = {key!r} is not a transcribed text value: allowed one of {list(table.index)}")
     return float(table.loc[key, "value"])
@@ -104,7 +104,7 @@ class Statement:
 @functools.cache
 def statement(key: str) -> Statement:
     """A statement of the text, by key (``data/vts/statements.csv``)."""
-    table = data.load(STUDY, "statements").set_index("key")
+    table = data.load(KEY, "statements").set_index("key")
     if key not in table.index:
         raise ValueError(f"key = {key!r} is not a transcribed statement: allowed one of {list(table.index)}")
     row = table.loc[key]
