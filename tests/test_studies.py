@@ -70,6 +70,8 @@ def test_comparison_is_the_standard_table_with_its_roles(key):
 def test_every_prediction_has_a_baseline_and_says_when_it_is_imprecise(key):
     predicted = study_comparison(key).query("role == 'prediction'")
     assert predicted["baseline"].map(math.isfinite).all(), "every predicted cell has a no-change baseline"
+    grounded = predicted["baseline_ground"].str.match(r"(persistence|scaling): \S")
+    assert grounded.all(), f"every baseline states its ground:\n{predicted.loc[~grounded, ['key', 'baseline']]}"
     imprecise = predicted[~predicted["precise"].astype(bool)]
     unreported = imprecise[~imprecise["note"].str.contains(IMPRECISE, regex=False)]
     assert unreported.empty, ("CI half-width above a quarter of the tolerance, not reported in the note "

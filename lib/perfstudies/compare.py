@@ -58,7 +58,7 @@ TEN_PERCENT = 0.10
 COLUMNS = ["study", "document", "key", "table", "row", "column", "published", "model", "ci_half_width",
            "replications", "rel_error", "within_10pct", "role", "tolerance", "tolerance_kind", "tolerance_reason",
            "bound_low", "bound_high", "within_tolerance", "precise", "verdict", "baseline", "baseline_rel_error",
-           "beats_baseline", "weak_evidence", "note"]
+           "baseline_ground", "beats_baseline", "weak_evidence", "note"]
 #: The verdict of a predicted cell: scored as a value (within its tolerance or not) or, where the
 #: document states only a range, as a bound (inside it or not); "undecided" while its 95% interval
 #: is wider than the precision rule allows (:func:`decided`).  Other roles have no verdict ("").
@@ -219,6 +219,9 @@ class Cell:
     key : str
         The name code looks the cell up by (default: ``published.where``);
         the reader sees ``table``, ``row`` and ``column``, the document's names.
+    baseline_ground : str
+        Where the baseline comes from: ``"persistence: ..."`` or ``"scaling: ..."``
+        (:class:`perfstudies.cells.Baseline`).
     """
 
     published: Published
@@ -231,11 +234,13 @@ class Cell:
     replications: int = 0
     bounds: tuple | None = None
     key: str = ""
+    baseline_ground: str = ""
 
     def __post_init__(self):
         if not isinstance(self.published, Published):
             raise ValueError(f"Cell.published = {self.published!r} has the wrong type: allowed a Published cell")
         _text("Cell", "key", self.key)
+        _text("Cell", "baseline_ground", self.baseline_ground)
         if not self.key:
             object.__setattr__(self, "key", self.published.where)
         if self.role not in ROLES:
@@ -322,7 +327,7 @@ class Cell:
                 "bound_high": self.bounds[1] if self.bounds else math.nan,
                 "within_tolerance": self.within_tolerance, "precise": self.precise, "verdict": self.verdict,
                 "baseline": self.baseline,
-                "baseline_rel_error": _relative(self.baseline, p.value), "beats_baseline": self.beats_baseline,
+                "baseline_rel_error": _relative(self.baseline, p.value), "baseline_ground": self.baseline_ground, "beats_baseline": self.beats_baseline,
                 "weak_evidence": self.weak_evidence, "note": self.note}
 
 

@@ -185,8 +185,10 @@ def _cell(spec: CellSpec, values: np.ndarray | None, cap: int | None) -> Cell:
         count = int(np.sum(~np.isnan(values)))
     note = _note(spec)
     baseline = spec.baseline.value if spec.baseline is not None else math.nan
+    ground = f"{spec.baseline.kind}: {spec.baseline.ground}" if spec.baseline is not None else ""
     cell = Cell(spec.published, mean, spec.role, ci_half_width=half_width, baseline=baseline,
-                tolerance=spec.tolerance, note=note, replications=count, bounds=spec.bounds, key=spec.key)
+                tolerance=spec.tolerance, note=note, replications=count, bounds=spec.bounds, key=spec.key,
+                baseline_ground=ground)
     if count and spec.role != "derived":
         imprecise = imprecise_note(cell, count, cap)
         if imprecise:
@@ -202,6 +204,4 @@ def _note(spec: CellSpec) -> str:
     elif spec.role == "derived":
         sources = "; ".join(spec.derivation.sources) or "a definition"
         parts.insert(0, f"{spec.derivation.why} (from {sources}).")
-    else:
-        parts.append(f"Baseline ({spec.baseline.kind}): {spec.baseline.ground}.")
     return " ".join(parts)

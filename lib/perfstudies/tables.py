@@ -528,9 +528,13 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
     labels = [f'<span class="perfstudies-label">{html.escape(f"{t} · {r} · {c}")}</span>'
               for t, r, c in zip(frame["table"], frame["row"], frame["column"])]
     if notes and "note" in frame.columns:
-        labels = [label + (f'<br><span class="perfstudies-note">{html.escape(str(note))}</span>'
-                           if isinstance(note, str) and note.strip() else "")
-                  for label, note in zip(labels, frame["note"])]
+        grounds = frame["baseline_ground"] if "baseline_ground" in frame.columns else pd.Series("", frame.index)
+        texts = [" ".join(part for part in (note if isinstance(note, str) else "",
+                                            f"Baseline, {ground}." if isinstance(ground, str) and ground else "")
+                          if part.strip())
+                 for note, ground in zip(frame["note"], grounds)]
+        labels = [label + (f'<br><span class="perfstudies-note">{html.escape(text)}</span>' if text else "")
+                  for label, text in zip(labels, texts)]
     shown = pd.DataFrame({
         "cell": labels,
         "role": frame["role"].map(ROLE_WORDS),
