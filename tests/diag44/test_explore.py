@@ -1,9 +1,9 @@
 """The chapter's interactive parts: the live panel's run, the slider sweep's points, the theory tables."""
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.models.diag44 import (LIVE_CONTROLS, SEED, WIDGET_DEFAULTS, DiagParams, expected_results,
-                                       live_view, model, mva_table, run_summaries, sweep_points, theory_table,
-                                       widget_run)
+from perfstudies.models.diag44 import (FIVE_WAY, LIVE_CONTROLS, SEED, WIDGET_DEFAULTS, DiagParams,
+                                       expected_results, fast_path_runs, live_view, model, mva_table, run_summaries,
+                                       sweep_points, theory_table, widget_run)
 from perfstudies.runner import replicate
 
 
@@ -50,7 +50,17 @@ def test_the_eight_expected_results_are_set_beside_the_model():
     assert table["model shows it"].dtype == bool
 
 
-def test_mva_table_sets_exact_mva_beside_simulation_and_report():
-    table = mva_table(run_summaries())
-    assert list(table["run"]) == ["EXPT5200", "EXPTD440", "EXPT5209", "EXPTD442", "EXPTD441"]
-    assert (table["MVA, simulated demand"] > 0).all() and (table["MVA util %"] < 100).all()
+def test_run_summaries_replicate_each_run_as_often_as_the_comparison_did():
+    """Two replications per run (a comparison table whose cells ran twice), from the study's seeds."""
+    table = study_comparison("diag44").assign(replications=2)
+    summary = run_summaries(table)
+    assert list(dict.fromkeys(summary["run_id"])) == ["EXPT5200", "EXPTD440", "EXPT5209", "EXPTD442", "EXPTD441"]
+    assert (summary["n"] == 2).all()
+    expected = replicate(model, DiagParams(real_processors=5, fast_path=False, **FIVE_WAY), replications=2,
+                         seed=SEED, progress=False).summary()
+    five_way = summary[summary["run_id"] == "EXPT5209"].set_index("metric")
+    assert five_way.loc["tx_rate", "mean"] == expected.loc["tx_rate", "mean"]
+    assert list(fast_path_runs(summary)["run_id"].unique()) == ["EXPTD440", "EXPTD442", "EXPTD441"]
+    mva = mva_table(summary)
+    assert list(mva["run"]) == ["EXPT5200", "EXPTD440", "EXPT5209", "EXPTD442", "EXPTD441"]
+    assert (mva["MVA, simulated demand"] > 0).all() and (mva["MVA util %"] < 100).all()

@@ -55,7 +55,7 @@ from perfstudies.runner import replicate
 
 from .analytic import lock_from_spin_rows
 from .network import model
-from .params import FIVE_WAY, SEED, STUDY, DiagParams
+from .params import FIVE_WAY, KEY, SEED, DiagParams
 
 BASE_RUN = "EXPT5200"      # 9-way, fast path off
 SMALL_RUN = "EXPT5209"     # 5-way, fast path off
@@ -110,7 +110,7 @@ CALIBRATION_CELLS = {
 
 def measurements() -> pd.DataFrame:
     """The published measurement cells (``data/diag44/measurements.csv``)."""
-    return data.load(STUDY, "measurements")
+    return data.load(KEY, "measurements")
 
 
 def run_values(table: pd.DataFrame, run_id: str) -> dict[str, float]:

@@ -1,284 +1,323 @@
-"""The study's comparison table: every published cell, its role, its tolerance and its no-change baseline.
+"""The study's compared cells, declared: every published cell, its role, tolerance, baseline or derivation.
 
-Each of the report's three comparisons is a **pair of runs** simulated with
-common random numbers (replication *i* of both runs has seed
-``replication_seeds(SEED, n)[i]``): the 9-way with the fast path off and on,
-the 5-way off and on, and the 9-way fast-path run with 3 and with 6 client
-virtual processors.  A table's cells come from its pair, and the percentage
-changes the text states are computed per replication from the pair, so their
-intervals are the intervals of the change.  Replications are added pair by
-pair (:func:`perfstudies.sweep.sweep_until`) until every predicted number of
-the pair has a 95% half-width at most a quarter of its tolerance, or the cap
-is reached; cells still imprecise at the cap say so in their note.
+Each of the report's three comparisons is one :class:`~perfstudies.cells.Experiment`
+of two configurations (its "before" and "after" runs), named as the report's
+table: the 9-way with the fast path off and on, the 5-way off and on, and the
+9-way fast-path run with 3 and with 6 client virtual processors.  Replication
+*i* of both runs of an experiment has the same seed (common random numbers),
+so the percentage changes the text states are computed per replication
+(:func:`~perfstudies.cells.change_pct`) and their intervals are the
+intervals of the change.  A run printed in two tables (EXPTD440) is compared
+in the first one that prints the row.
 
-Roles (see :mod:`perfstudies.compare`): the cells :mod:`.calibration` fits are
-``calibration``; a cell the model's definitions make a sum, share or product
-of other cells of the same run, or a change between two calibrated cells, is
-``derived`` (:data:`DERIVED` says how each follows); every other cell is a
-``prediction``, set beside the no-change baseline of :func:`no_change_baseline`.
+:func:`cells` declares every cell where it is: the cells :mod:`.calibration`
+fits are ``calibration`` and name the one parameter each sets; a cell that the
+report's own rows imply (a sum, a share, a difference, the accounting identity
+between utilization and charged time, a change between two calibrated rows)
+is ``derived`` with its identity, which the evaluator checks on the published
+values; every other cell is a ``prediction`` beside the no-change baseline
+(:func:`run_baseline`, :data:`NO_CHANGE`).  :func:`comparison` is the one
+evaluator (:func:`perfstudies.evaluate.evaluate`) on these declarations.
 """
 
-import dataclasses
-import math
+import functools
 
-import numpy as np
 import pandas as pd
 
 from perfstudies import data
-from perfstudies.cache import memoized
-from perfstudies.compare import (DEFAULT, PRECISION_FRACTION, Cell, Published, Tolerance, comparison_table,
-                                 imprecise_note, resolution)
-from perfstudies.params import Params
-from perfstudies.runner import DEFAULT_CAP, summarize
-from perfstudies.sweep import sweep_until
+from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, change_pct, metric
+from perfstudies.compare import DEFAULT, Published, Tolerance, resolution
+from perfstudies.evaluate import evaluate
+from perfstudies.runner import DEFAULT_CAP
 
-from .calibration import BASE_RUN, CALIBRATION_CELLS, FAST_RUN, SMALL_RUN, measurements, run_config
+from .calibration import (BASE_RUN, FAST_RUN, SMALL_RUN, accounting_ratio, measurements, published_cell,
+                          run_config)
 from .network import model
-from .params import DOCUMENT, SEED, STUDY, DiagParams
+from .params import DOCUMENT, KEY, SEED, DiagParams
 
 FAST_5WAY, SIX_VPS = "EXPTD442", "EXPTD441"
-#: Each of the report's tables compares two runs: (before, after), simulated as one pair.
+#: The report's three comparisons (its tables' names): (before, after) runs, one experiment each.
 PAIRS = {"9-way fast path": (BASE_RUN, FAST_RUN), "5-way fast path": (SMALL_RUN, FAST_5WAY),
          "9-way virtual processors": (FAST_RUN, SIX_VPS)}
-#: Largest number of replications of a pair, and the number every pair starts with.
+#: Largest number of replications of an experiment's runs, and the number every run starts with.
 CAP = DEFAULT_CAP
 INITIAL_REPLICATIONS = 5
-#: Worker processes of the comparison (the machine is shared: one worker).
-MAX_WORKERS = 1
 
-#: The reference run of each run: the published configuration a capacity planner
-#: would carry over unchanged (see :func:`no_change_baseline`).
-REFERENCE_RUNS = {FAST_RUN: BASE_RUN, SMALL_RUN: BASE_RUN, FAST_5WAY: SMALL_RUN, SIX_VPS: FAST_RUN}
-#: Rows the reference run does not print: the other column of the table that does.
-REFERENCE_FALLBACK = {(FAST_RUN, "spin_rate"): SIX_VPS, (FAST_RUN, "pct_spin"): SIX_VPS}
-
-_ZERO_FAST = "with the fast path off the model has no fast-path yield, so 0 by construction"
-_SUM = "CP + Emul µsec/Tx by definition"
-_UTIL = ("identically Tx rate x Total µsec/Tx x accounting ratio / processors: the model's accounting "
-         "(the ratio is calibrated on EXPT5200); scored in the Tx rate row")
-_SYSTEM = ("identically (Sched Pct Spin Time + DIAG 44/sec - Normal x the calibrated system time of a normal-path "
-           "DIAG 44 / processors): arithmetic on this run's spin and normal-path rows, scored there")
-_PERCENT = "100 x Fast Path / Total by definition: scored in the DIAG 44 rate rows"
-#: (run, metric) -> how the cell follows without a mechanism of its own.
-DERIVED = {
-    (BASE_RUN, "diag_fast"): _ZERO_FAST, (BASE_RUN, "pct_fast"): _ZERO_FAST,
-    (SMALL_RUN, "diag_fast"): _ZERO_FAST, (SMALL_RUN, "pct_fast"): _ZERO_FAST,
-    (BASE_RUN, "diag_total"): "identically the calibrated Normal rate: Total = Normal + Fast Path by definition "
-                              "and Fast Path is 0 with the fast path off",
-    (SMALL_RUN, "diag_total"): "identically the calibrated Normal rate: Total = Normal + Fast Path by definition "
-                               "and Fast Path is 0 with the fast path off",
-    (SMALL_RUN, "tx_rate"): "identically Total Util/Proc x processors / (accounting ratio x Total µsec/Tx): "
-                            "three calibrated cells (the utilization sets the off-processor time)",
-    (FAST_RUN, "diag_fast"): "by construction the calibrated Total minus the predicted Normal rate "
-                             "(fast_diags_per_yield is set so that Normal + Fast Path matches this run's Total)",
-    (FAST_5WAY, "diag_total"): "Normal + Fast Path by definition: both predicted, scored there",
-    (SIX_VPS, "diag_total"): "Normal + Fast Path by definition: both predicted, scored there",
-    (FAST_RUN, "pct_fast"): _PERCENT, (FAST_5WAY, "pct_fast"): _PERCENT, (SIX_VPS, "pct_fast"): _PERCENT,
-    (FAST_RUN, "total_us_per_tx"): f"{_SUM}: sum of two calibrated cells",
-    (SMALL_RUN, "total_us_per_tx"): f"{_SUM}: sum of two calibrated cells",
-    (FAST_5WAY, "total_us_per_tx"): f"{_SUM}: both predicted, scored there",
-    (SIX_VPS, "total_us_per_tx"): f"{_SUM}: both predicted, scored there",
-    (FAST_RUN, "total_util"): _UTIL, (FAST_5WAY, "total_util"): _UTIL, (SIX_VPS, "total_util"): _UTIL,
-    (FAST_RUN, "system_util"): _SYSTEM, (SIX_VPS, "system_util"): _SYSTEM,
+#: Why each run's reference run is what a capacity planner carries over (see :func:`run_baseline`).
+REFERENCE_GROUNDS = {
+    BASE_RUN: "the 9-way's fast-path-off run, the report's 'before' column",
+    SMALL_RUN: "the 5-way's fast-path-off run, the report's 'before' column",
+    FAST_RUN: "the 3-VP run, the report's 'before' column of the 3-versus-6 table",
 }
-#: (before, after, metric) of the text's changes -> how the change follows from calibrated cells.
-DERIVED_CHANGES = {
-    (BASE_RUN, FAST_RUN, "diag_total"): "ratio of two calibrated cells: EXPTD440's Total and EXPT5200's "
-                                        "Normal rate (identically its Total)",
-    (BASE_RUN, FAST_RUN, "cp_us_per_tx"): "ratio of two calibrated cells (CP µsec/Tx of both runs)",
-    (BASE_RUN, FAST_RUN, "emul_us_per_tx"): "ratio of two calibrated cells (Emul µsec/Tx of both runs)",
-}
-
-_CHANGE = "change"
+#: The no-change baseline of a percentage change the text states.
+NO_CHANGE = Baseline(0.0, "persistence", "no change: the 'before' run's value carried over (0%)")
 
 
-def no_change_baseline(published: pd.DataFrame, run_id: str, metric: str) -> float:
-    """The no-change baseline of a predicted cell: the answer a capacity planner gives without the model.
+def run_params(run: str) -> DiagParams:
+    """The parameter record of one published run: the pinned calibrated constants and the run's configuration.
 
-    The reference configuration of each run is the report's own "before"
-    column (:data:`REFERENCE_RUNS`): the fast-path-off run of the same machine
-    for a fast-path run (EXPT5200 for the 9-way EXPTD440, EXPT5209 for the
-    5-way EXPTD442), the 3-VP run EXPTD440 for the 6-VP run EXPTD441, and the
-    calibrated 9-way base run EXPT5200 for the 5-way base run EXPT5209.  A
-    planner asked what the fast path, four fewer processors or three more
-    virtual processors per client will do, and given no model, carries the
-    measured figures of the configuration in hand over unchanged: that is the
-    forecaster's persistence forecast, and the model earns credit only where it
-    does better.  The baseline of a cell is the published value of the same
-    row in the reference run.  The two scheduler spin rows of EXPTD440 are
-    printed only in the 3-vs-6 table, so their baseline is that table's other
-    column (no change between 3 and 6 virtual processors,
-    :data:`REFERENCE_FALLBACK`).  For a percentage change the text states, the
-    no-change baseline is 0%.
+    The constants are the defaults of :class:`~.params.DiagParams` (and
+    :data:`~.params.FIVE_WAY` on the 5-way), which
+    ``tests/diag44/test_calibration.py`` checks are what :func:`.calibration.calibrate` returns.
     """
-    reference = REFERENCE_FALLBACK.get((run_id, metric), REFERENCE_RUNS.get(run_id))
-    if reference is None:
-        raise ValueError(f"run_id = {run_id!r} has no reference run: allowed one of {sorted(REFERENCE_RUNS)}")
-    rows = published[(published["run_id"] == reference) & (published["metric"] == metric)]
-    if rows.empty:
-        raise ValueError(f"metric = {metric!r} is not published for the reference run {reference} of {run_id}")
-    return float(rows["value"].iloc[0])
+    return DiagParams().replace(**run_config(measurements(), run))
 
 
-def tolerance(cell: Published, unit: str) -> Tolerance:
-    """The policy's 10% relative tolerance, or a resolution tolerance for a published zero.
+def experiments() -> list[Experiment]:
+    """The report's three comparisons, each simulated as two runs with common random numbers."""
+    return [Experiment(name, model, {before: run_params(before), after: run_params(after)},
+                       initial=INITIAL_REPLICATIONS, cap=CAP) for name, (before, after) in PAIRS.items()]
 
-    The report prints DIAG 44 rates as whole numbers per second and percent
-    fast path as a whole percentage, so a published 0 means less than one.
-    """
-    if cell.value != 0:
-        return DEFAULT
-    return resolution(1.0, f"a published 0 has no relative error; the report prints {unit} as whole numbers, "
+
+@functools.cache
+def _tables() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The measurement cells and the text's changes, read once per process (the declarations name dozens)."""
+    return measurements(), data.load(KEY, "text_changes").set_index(["from_run", "to_run", "metric"])
+
+
+def _published(run: str, metric_name: str) -> Published:
+    return published_cell(_tables()[0], run, metric_name)
+
+
+def _changes() -> pd.DataFrame:
+    return _tables()[1]
+
+
+def key(run: str, metric_name: str) -> str:
+    """The key of a run's published cell (what a derivation names as its source)."""
+    return _published(run, metric_name).where
+
+
+def change_key(before: str, after: str, metric_name: str) -> str:
+    """The key of a percentage change the text states."""
+    return _change_cell(before, after, metric_name).where
+
+
+def _change_cell(before: str, after: str, metric_name: str) -> Published:
+    row = _changes().loc[(before, after, metric_name)]
+    return Published(f"text: {row['comparison']}", row["statement"], f"{before} -> {after} (%)",
+                     float(row["percent_change"]))
+
+
+def _model(run: str, metric_name: str):
+    """The run's metric in the experiment of the table that prints the cell."""
+    return metric(_published(run, metric_name).table, run, metric_name)
+
+
+def printed_zero(row: str) -> Tolerance:
+    """A published 0 has no relative error: the report prints the row as whole numbers, so 0 means less than 1."""
+    return resolution(1.0, f"a published 0 has no relative error; the report prints {row} as whole numbers, "
                            "so 0 means less than 1")
 
 
-@dataclasses.dataclass(frozen=True)
-class RunPair(Params):
-    """Two runs of one comparison of the report, simulated with the same seeds (one sweep point).
+def run_baseline(metric_name: str, reference: str) -> Baseline:
+    """The no-change baseline of a run's predicted cell: the same row of its reference run.
 
-    ``before`` and ``after`` are validated records already; the pair checks
-    only that they are records and that the run names are published runs.
+    A planner asked what the fast path, four fewer processors or three more
+    virtual processors per client will do, and given no model, carries the
+    measured figures of the configuration in hand over unchanged (the
+    forecaster's persistence forecast); the model earns credit only where it
+    does better.  The reference run is the report's own "before" column: the
+    fast-path-off run of the same machine for a fast-path run, the 3-VP run
+    for the 6-VP run, and the 9-way base run for the 5-way base run.
     """
-
-    before_run: str
-    after_run: str
-    before: DiagParams
-    after: DiagParams
-
-    def __post_init__(self):
-        super().__post_init__()
-        for name in ("before_run", "after_run"):
-            if getattr(self, name) not in REFERENCE_RUNS and getattr(self, name) != BASE_RUN:
-                raise ValueError(f"RunPair.{name} = {getattr(self, name)!r} is not allowed: allowed one of "
-                                 f"{sorted({BASE_RUN, *REFERENCE_RUNS})}")
-        for name in ("before", "after"):
-            if not isinstance(getattr(self, name), DiagParams):
-                raise ValueError(f"RunPair.{name} = {getattr(self, name)!r} has the wrong type: allowed DiagParams")
-
-    def as_dict(self) -> dict:
-        """The run names only (the sweep's table gets one column per field)."""
-        return {"before_run": self.before_run, "after_run": self.after_run}
+    return Baseline(_published(reference, metric_name).value, "persistence",
+                    f"the same row of {reference}, {REFERENCE_GROUNDS[reference]}")
 
 
-def paired_model(pair: RunPair, seed: int) -> dict[str, float]:
-    """One replication of both runs of ``pair`` with one seed: ``run:metric`` and ``change:metric`` values.
-
-    A change is the percentage change from ``before`` to ``after`` in this
-    replication (NaN where ``before`` is 0: no change can be computed).
-    """
-    before, after = model(pair.before, seed), model(pair.after, seed)
-    values = {f"{pair.before_run}:{name}": value for name, value in before.items()}
-    values.update({f"{pair.after_run}:{name}": value for name, value in after.items()})
-    values.update({f"{_CHANGE}:{name}": 100 * (after[name] / before[name] - 1) if before[name] else math.nan
-                   for name in before})
-    return values
+def calibrated(run: str, metric_name: str, sets: str, note: str = "") -> CellSpec:
+    """A cell whose published value sets the parameter ``sets``."""
+    return CellSpec(_published(run, metric_name), "calibration", _model(run, metric_name), sets=sets, note=note)
 
 
-def _published_cells() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The table cells compared (each run's row once, in its first table) and the text's changes."""
-    table = measurements()
-    first = table.drop_duplicates(["run_id", "metric"], keep="first")
-    return first, data.load(STUDY, "text_changes")
+def predicted(run: str, metric_name: str, reference: str, note: str = "") -> CellSpec:
+    """A run's predicted cell, beside the same row of ``reference``."""
+    return CellSpec(_published(run, metric_name), "prediction", _model(run, metric_name),
+                    baseline=run_baseline(metric_name, reference), note=note)
 
 
-def _cell_spec(row) -> tuple[Published, str]:
-    """A measurement row as a Published cell and its role."""
-    cell = Published(row.table, row.row, f"{row.column} ({row.run_id})", float(row.value))
-    if (row.run_id, row.metric) in CALIBRATION_CELLS:
-        return cell, "calibration"
-    return cell, "derived" if (row.run_id, row.metric) in DERIVED else "prediction"
+def derived(run: str, metric_name: str, sources: tuple[tuple[str, str], ...], identity, why: str,
+            tolerance: Tolerance = DEFAULT) -> CellSpec:
+    """A run's cell that follows from the published ``(run, metric)`` cells ``sources`` by ``identity``."""
+    return CellSpec(_published(run, metric_name), "derived", _model(run, metric_name), tolerance,
+                    derivation=Derivation(tuple(key(*source) for source in sources), identity, why))
 
 
-def _change_spec(row) -> tuple[Published, str]:
-    cell = Published(f"text: {row.comparison}", row.statement, f"{row.from_run} -> {row.to_run} (%)",
-                     float(row.percent_change))
-    return cell, "derived" if (row.from_run, row.to_run, row.metric) in DERIVED_CHANGES else "prediction"
+def predicted_change(before: str, after: str, metric_name: str) -> CellSpec:
+    """A percentage change the text states, computed per paired replication, beside no change."""
+    return CellSpec(_change_cell(before, after, metric_name), "prediction",
+                    change_pct(_changes().loc[(before, after, metric_name), "comparison"], before, after,
+                               metric_name),
+                    baseline=NO_CHANGE, note="Computed per paired replication (same seeds).")
 
 
-def precision_targets() -> list[dict[str, float]]:
-    """Per pair of :data:`PAIRS`: ``{metric: largest 95% half-width}`` of its predicted numbers.
-
-    A quarter of the tolerance of each predicted cell
-    (:data:`perfstudies.compare.PRECISION_FRACTION`).
-    """
-    table, changes = _published_cells()
-    targets = {name: {} for name in PAIRS}
-    for row in table.itertuples():
-        cell, role = _cell_spec(row)
-        if role == "prediction":
-            targets[row.table][f"{row.run_id}:{row.metric}"] = \
-                PRECISION_FRACTION * tolerance(cell, row.row).allowed_error(cell.value)
-    for row in changes.itertuples():
-        cell, role = _change_spec(row)
-        if role == "prediction":
-            targets[row.comparison][f"{_CHANGE}:{row.metric}"] = \
-                PRECISION_FRACTION * DEFAULT.allowed_error(cell.value)
-    return [targets[name] for name in PAIRS]
+def derived_change(before: str, after: str, metric_name: str, why: str) -> CellSpec:
+    """A percentage change the text states that follows from the two runs' published rows."""
+    return CellSpec(_change_cell(before, after, metric_name), "derived",
+                    change_pct(_changes().loc[(before, after, metric_name), "comparison"], before, after,
+                               metric_name),
+                    derivation=Derivation((key(before, metric_name), key(after, metric_name)), _percent_change,
+                                          why))
 
 
-def simulate_pairs(cap: int = CAP) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
-    """The replications of every pair (tidy rows of :func:`perfstudies.sweep.sweep_until`) and the missed targets.
-
-    The runs use the pinned calibrated constants (the defaults of
-    :class:`~.params.DiagParams` and :data:`~.params.FIVE_WAY`, which
-    ``tests/diag44/test_calibration.py`` checks are what :func:`.calibration.calibrate` returns).
-    """
-    published = measurements()
-    params = DiagParams()
-    pairs = [RunPair(before, after, params.replace(**run_config(published, before)),
-                     params.replace(**run_config(published, after))) for before, after in PAIRS.values()]
-    return sweep_until(paired_model, pairs, precision_targets(), seed=SEED, initial=INITIAL_REPLICATIONS, cap=cap,
-                       max_workers=MAX_WORKERS)
+def _percent_change(before: float, after: float) -> float:
+    return 100.0 * (after / before - 1.0)
 
 
-def comparison_runs() -> tuple[pd.DataFrame, list[tuple[int, str]]]:
-    """:func:`simulate_pairs`, from the disk memo when the sources have not changed."""
-    return memoized("diag44-comparison-runs", simulate_pairs, cap=CAP)
+def _fast_path_off() -> float:
+    return 0.0
 
 
-def _interval(values: np.ndarray) -> tuple[float, float]:
-    """Mean and Student-t 95% half-width (NaN for one value)."""
-    summary = summarize(pd.DataFrame({"metric": "x", "value": values}))
-    return float(summary["mean"].iloc[0]), float(summary["half_width"].iloc[0])
+def _sum(first: float, second: float) -> float:
+    return first + second
+
+
+def _difference(total: float, part: float) -> float:
+    return total - part
+
+
+def _percent_of(part: float, total: float) -> float:
+    return 100.0 * part / total
+
+
+def _accounting_ratio(base_util: float, base_tx_rate: float, base_total_us: float) -> float:
+    """EXPT5200's processor time per charged microsecond, from its three published rows."""
+    return accounting_ratio({"total_util": base_util, "tx_rate": base_tx_rate, "total_us_per_tx": base_total_us},
+                            processors=9)
+
+
+def _utilization(processors: int):
+    """Total Util/Proc = Tx rate x Total usec/Tx x accounting ratio / processors."""
+    def identity(tx_rate, total_us, base_util, base_tx_rate, base_total_us):
+        return 100 * tx_rate * total_us * 1e-6 * _accounting_ratio(base_util, base_tx_rate, base_total_us) \
+            / processors
+    return identity
+
+
+def _rate(processors: int):
+    """Tx rate = Total Util/Proc x processors / (accounting ratio x Total usec/Tx)."""
+    def identity(total_util, total_us, base_util, base_tx_rate, base_total_us):
+        return total_util / 100 * processors / (_accounting_ratio(base_util, base_tx_rate, base_total_us)
+                                                * total_us * 1e-6)
+    return identity
+
+
+#: The EXPT5200 cells that give the accounting ratio (the source cells of the accounting identity).
+RATIO_SOURCES = ((BASE_RUN, "total_util"), (BASE_RUN, "tx_rate"), (BASE_RUN, "total_us_per_tx"))
+_OFF = "With the fast path off (the column 'No') no DIAG 44 takes the fast path"
+_TOTAL = "Total = Normal + Fast Path"
+_PERCENT = "Percent Fast Path = 100 x Fast Path / Total"
+_CP_EMUL = "Total µsec/Tx = CP + Emul µsec/Tx"
+_UTIL = ("Total Util/Proc = Tx rate x Total µsec/Tx x the accounting ratio / processors, the ratio from "
+         "EXPT5200's three rows (the model's accounting, calibrated there); scored in the Tx rate row")
+_COSTS = "One of the six CP and Emul µsec/Tx cells of the cost fit (three equations, three unknowns, each)."
+_SYSTEM = ("Simulated: the run's scheduler-lock spinning plus its normal-path DIAG 44 rate times the CP system "
+           "time of one normal-path DIAG 44, calibrated on EXPT5200; the report's rows do not imply it (their "
+           "spin and normal-path rows give a smaller number than it prints).")
+
+
+def cells() -> list[CellSpec]:
+    """Every published cell compared: the three measurement tables (each run once), then the text's changes."""
+    return [
+        # 9-way, fast path off (EXPT5200): the 9-way's workload
+        calibrated(BASE_RUN, "tx_rate", "accounting_ratio", "With Total µsec/Tx and Total Util/Proc of this run."),
+        calibrated(BASE_RUN, "diag_normal", "contention", "The 9-way's value."),
+        derived(BASE_RUN, "diag_fast", (), _fast_path_off, _OFF, printed_zero("DIAG 44/sec - Fast Path")),
+        derived(BASE_RUN, "diag_total", ((BASE_RUN, "diag_normal"), (BASE_RUN, "diag_fast")), _sum, _TOTAL),
+        derived(BASE_RUN, "pct_fast", ((BASE_RUN, "diag_fast"), (BASE_RUN, "diag_total")), _percent_of, _PERCENT,
+                printed_zero("Percent Fast Path")),
+        calibrated(BASE_RUN, "total_us_per_tx", "accounting_ratio", "With Tx rate and Total Util/Proc of this run."),
+        calibrated(BASE_RUN, "cp_us_per_tx", "cp_share", _COSTS),
+        calibrated(BASE_RUN, "emul_us_per_tx", "base_work_us", _COSTS),
+        calibrated(BASE_RUN, "total_util", "client_share",
+                   "It moves this run's transaction rate to where its utilization is the published one."),
+        calibrated(BASE_RUN, "system_util", "system_per_normal_us",
+                   "What the system utilization leaves after the simulated scheduler-lock spinning."),
+        # 9-way, fast path on (EXPTD440)
+        predicted(FAST_RUN, "tx_rate", BASE_RUN),
+        predicted(FAST_RUN, "diag_normal", BASE_RUN),
+        derived(FAST_RUN, "diag_fast", ((FAST_RUN, "diag_total"), (FAST_RUN, "diag_normal")), _difference,
+                "Fast Path = Total - Normal: the calibrated Total minus the predicted Normal rate"),
+        calibrated(FAST_RUN, "diag_total", "fast_diags_per_yield"),
+        derived(FAST_RUN, "pct_fast", ((FAST_RUN, "diag_fast"), (FAST_RUN, "diag_total")), _percent_of, _PERCENT),
+        derived(FAST_RUN, "total_us_per_tx", ((FAST_RUN, "cp_us_per_tx"), (FAST_RUN, "emul_us_per_tx")), _sum,
+                f"{_CP_EMUL}, two calibrated cells"),
+        calibrated(FAST_RUN, "cp_us_per_tx", "fast_cp_us", _COSTS),
+        calibrated(FAST_RUN, "emul_us_per_tx", "fast_spin_us", _COSTS),
+        derived(FAST_RUN, "total_util", ((FAST_RUN, "tx_rate"), (FAST_RUN, "total_us_per_tx"), *RATIO_SOURCES),
+                _utilization(9), _UTIL),
+        predicted(FAST_RUN, "system_util", BASE_RUN, _SYSTEM),
+        # 5-way, fast path off (EXPT5209): the 5-way's workload
+        derived(SMALL_RUN, "tx_rate", ((SMALL_RUN, "total_util"), (SMALL_RUN, "total_us_per_tx"), *RATIO_SOURCES),
+                _rate(5), "Tx rate = Total Util/Proc x processors / (accounting ratio x Total µsec/Tx): the "
+                          "accounting identity on three calibrated cells (the utilization sets the time away)"),
+        calibrated(SMALL_RUN, "diag_normal", "contention", "The 5-way's own value (params.FIVE_WAY)."),
+        derived(SMALL_RUN, "diag_fast", (), _fast_path_off, _OFF, printed_zero("DIAG 44/sec - Fast Path")),
+        derived(SMALL_RUN, "diag_total", ((SMALL_RUN, "diag_normal"), (SMALL_RUN, "diag_fast")), _sum, _TOTAL),
+        derived(SMALL_RUN, "pct_fast", ((SMALL_RUN, "diag_fast"), (SMALL_RUN, "diag_total")), _percent_of, _PERCENT,
+                printed_zero("Percent Fast Path")),
+        derived(SMALL_RUN, "total_us_per_tx", ((SMALL_RUN, "cp_us_per_tx"), (SMALL_RUN, "emul_us_per_tx")), _sum,
+                f"{_CP_EMUL}, two calibrated cells"),
+        calibrated(SMALL_RUN, "cp_us_per_tx", "normal_cp_us", _COSTS),
+        calibrated(SMALL_RUN, "emul_us_per_tx", "normal_spin_us", _COSTS),
+        calibrated(SMALL_RUN, "total_util", "off_processor_us", "One value for both machines."),
+        predicted(SMALL_RUN, "system_util", BASE_RUN),
+        # 5-way, fast path on (EXPTD442)
+        predicted(FAST_5WAY, "tx_rate", SMALL_RUN),
+        predicted(FAST_5WAY, "diag_normal", SMALL_RUN),
+        predicted(FAST_5WAY, "diag_fast", SMALL_RUN),
+        derived(FAST_5WAY, "diag_total", ((FAST_5WAY, "diag_normal"), (FAST_5WAY, "diag_fast")), _sum,
+                f"{_TOTAL}: both predicted, scored there"),
+        derived(FAST_5WAY, "pct_fast", ((FAST_5WAY, "diag_fast"), (FAST_5WAY, "diag_total")), _percent_of,
+                _PERCENT),
+        derived(FAST_5WAY, "total_us_per_tx", ((FAST_5WAY, "cp_us_per_tx"), (FAST_5WAY, "emul_us_per_tx")), _sum,
+                f"{_CP_EMUL}: both predicted, scored there"),
+        predicted(FAST_5WAY, "cp_us_per_tx", SMALL_RUN),
+        predicted(FAST_5WAY, "emul_us_per_tx", SMALL_RUN),
+        derived(FAST_5WAY, "total_util", ((FAST_5WAY, "tx_rate"), (FAST_5WAY, "total_us_per_tx"), *RATIO_SOURCES),
+                _utilization(5), _UTIL),
+        predicted(FAST_5WAY, "system_util", SMALL_RUN),
+        # 9-way, 3 client VPs (EXPTD440): the scheduler lock's rows, printed only in the 3-versus-6 table
+        calibrated(FAST_RUN, "spin_rate", "sched_other_per_tx",
+                   "With Sched Pct Spin Time (analytic.lock_from_spin_rows)."),
+        calibrated(FAST_RUN, "pct_spin", "sched_hold_us", "With Sched Spin Lock Rate (analytic.lock_from_spin_rows)."),
+        # 9-way, fast path on, 6 client VPs (EXPTD441)
+        predicted(SIX_VPS, "tx_rate", FAST_RUN),
+        predicted(SIX_VPS, "diag_normal", FAST_RUN),
+        predicted(SIX_VPS, "diag_fast", FAST_RUN),
+        derived(SIX_VPS, "diag_total", ((SIX_VPS, "diag_normal"), (SIX_VPS, "diag_fast")), _sum,
+                f"{_TOTAL}: both predicted, scored there"),
+        derived(SIX_VPS, "pct_fast", ((SIX_VPS, "diag_fast"), (SIX_VPS, "diag_total")), _percent_of, _PERCENT),
+        derived(SIX_VPS, "total_us_per_tx", ((SIX_VPS, "cp_us_per_tx"), (SIX_VPS, "emul_us_per_tx")), _sum,
+                f"{_CP_EMUL}: both predicted, scored there"),
+        predicted(SIX_VPS, "cp_us_per_tx", FAST_RUN),
+        predicted(SIX_VPS, "emul_us_per_tx", FAST_RUN),
+        derived(SIX_VPS, "total_util", ((SIX_VPS, "tx_rate"), (SIX_VPS, "total_us_per_tx"), *RATIO_SOURCES),
+                _utilization(9), _UTIL),
+        predicted(SIX_VPS, "system_util", FAST_RUN, _SYSTEM),
+        predicted(SIX_VPS, "spin_rate", FAST_RUN),
+        predicted(SIX_VPS, "pct_spin", FAST_RUN),
+        # the text's percentage changes, in its order
+        derived_change(BASE_RUN, FAST_RUN, "diag_total", "The change between two calibrated cells: EXPTD440's "
+                                                         "Total and EXPT5200's (Normal + 0)"),
+        predicted_change(BASE_RUN, FAST_RUN, "tx_rate"),
+        derived_change(BASE_RUN, FAST_RUN, "emul_us_per_tx", "The change between two calibrated cells"),
+        derived_change(BASE_RUN, FAST_RUN, "cp_us_per_tx", "The change between two calibrated cells"),
+        predicted_change(BASE_RUN, FAST_RUN, "system_util"),
+        predicted_change(SMALL_RUN, FAST_5WAY, "diag_total"),
+        predicted_change(SMALL_RUN, FAST_5WAY, "tx_rate"),
+        predicted_change(SMALL_RUN, FAST_5WAY, "emul_us_per_tx"),
+        predicted_change(SMALL_RUN, FAST_5WAY, "cp_us_per_tx"),
+        predicted_change(SMALL_RUN, FAST_5WAY, "system_util"),
+        predicted_change(FAST_RUN, SIX_VPS, "tx_rate"),
+        predicted_change(FAST_RUN, SIX_VPS, "cp_us_per_tx"),
+        predicted_change(FAST_RUN, SIX_VPS, "diag_normal"),
+        predicted_change(FAST_RUN, SIX_VPS, "spin_rate"),
+        predicted_change(FAST_RUN, SIX_VPS, "pct_spin"),
+        predicted_change(FAST_RUN, SIX_VPS, "system_util"),
+    ]
 
 
 def comparison() -> pd.DataFrame:
-    """The standard comparison table: every published cell, its role, tolerance and no-change baseline."""
-    table, changes = _published_cells()
-    published = measurements()
-    runs, _ = comparison_runs()
-    pair_index = {name: index for index, name in enumerate(PAIRS)}
-    by_metric = {key: group["value"].to_numpy() for key, group in runs.groupby(["point", "metric"], sort=False)}
-    cells = []
-    for row in table.itertuples():
-        cell, role = _cell_spec(row)
-        values = by_metric[(pair_index[row.table], f"{row.run_id}:{row.metric}")]
-        mean, half = _interval(values)
-        if role == "prediction":
-            reference = REFERENCE_FALLBACK.get((row.run_id, row.metric), REFERENCE_RUNS[row.run_id])
-            note = f"mean of {len(values)} replications; baseline: the same row of {reference}"
-            result = Cell(cell, mean, role, half, no_change_baseline(published, row.run_id, row.metric),
-                          tolerance(cell, row.row), note)
-            cells.append(_noted(result, len(values)))
-            continue
-        note = DERIVED.get((row.run_id, row.metric), "") if role == "derived" else \
-            f"sets {CALIBRATION_CELLS[(row.run_id, row.metric)]}"
-        cells.append(Cell(cell, mean, role, half, math.nan, tolerance(cell, row.row), note))
-    for row in changes.itertuples():
-        cell, role = _change_spec(row)
-        values = by_metric[(pair_index[row.comparison], f"{_CHANGE}:{row.metric}")]
-        mean, half = _interval(values)
-        how = f"mean of {len(values)} per-replication changes (paired: same seeds)"
-        if role == "derived":
-            cells.append(Cell(cell, mean, role, half, tolerance=DEFAULT,
-                              note=f"{DERIVED_CHANGES[(row.from_run, row.to_run, row.metric)]}; {how}"))
-            continue
-        cells.append(_noted(Cell(cell, mean, role, half, 0.0, DEFAULT, f"{how}; baseline: no change (0%)"),
-                            len(values)))
-    return comparison_table(cells, study=STUDY, document=DOCUMENT)
-
-
-def _noted(cell: Cell, replications: int) -> Cell:
-    """``cell`` with the standard note when its interval is wider than its precision target."""
-    note = imprecise_note(cell, replications, CAP)
-    return dataclasses.replace(cell, note=f"{cell.note}; {note}") if note else cell
+    """The standard comparison table of :func:`cells` (the one evaluator)."""
+    return evaluate(KEY, DOCUMENT, SEED, experiments(), cells())

@@ -22,7 +22,7 @@ from perfstudies.sweep import run_sweep
 
 from . import analytic
 from .calibration import measurements, run_config, run_values
-from .comparison import PAIRS, comparison_runs
+from .comparison import PAIRS, run_params
 from .network import model
 from .params import SEED, DiagParams
 
@@ -100,27 +100,30 @@ def theory_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_summaries() -> pd.DataFrame:
+def run_summaries(table: pd.DataFrame) -> pd.DataFrame:
     """The comparison's replications of every run, summarized per run and metric.
 
-    Each run comes from the first pair of :data:`.comparison.PAIRS` it is in,
-    so the numbers are the ones the comparison table shows.
+    ``table`` is the study's comparison table.  Each run is taken from the
+    first of :data:`.comparison.PAIRS` it is in and replicated as often as the
+    comparison replicated it there (the most replications of its cells in that
+    table), from the same seeds, so the numbers are the ones the comparison
+    table shows.
     """
-    runs, _ = comparison_runs()
-    frames, seen = [], set()
-    for index, pair in enumerate(PAIRS.values()):
+    first: dict[str, str] = {}
+    for name, pair in PAIRS.items():
         for run in pair:
-            if run in seen:
-                continue
-            seen.add(run)
-            rows = runs[(runs["point"] == index) & runs["metric"].str.startswith(f"{run}:")]
-            frames.append(rows.assign(run_id=run, metric=rows["metric"].str.removeprefix(f"{run}:")))
+            first.setdefault(run, name)
+    frames = []
+    for run, name in first.items():
+        rows = table[(table["table"] == name) & table["column"].str.endswith(f"({run})")]
+        runs = replicate(model, run_params(run), replications=int(rows["replications"].max()), seed=SEED,
+                         progress=False)
+        frames.append(runs.runs.assign(run_id=run))
     return summarize(pd.concat(frames), by=["run_id", "metric"]).reset_index()
 
 
-def fast_path_runs() -> pd.DataFrame:
-    """:func:`run_summaries` of the three fast-path runs only."""
-    summary = run_summaries()
+def fast_path_runs(summary: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a :func:`run_summaries` summary of the three fast-path runs only."""
     return summary[summary["run_id"].isin(FAST_RUNS)].reset_index(drop=True)
 
 

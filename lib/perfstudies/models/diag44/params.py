@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from perfstudies.params import Params, param
 
-STUDY = "diag44"
+KEY = "diag44"
 DOCUMENT = "Extended Diagnose X'44' Fast Path (z/VM 5.2.0 performance report, IBM)"
 #: The base seed of calibration, comparison, the chapter's runs, widget re-runs and sweeps.
 SEED = 442_005
