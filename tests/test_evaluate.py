@@ -7,7 +7,7 @@ import pytest
 
 from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, metric
 from perfstudies.compare import COLUMNS, Published
-from perfstudies.evaluate import estimate, evaluate
+from perfstudies.evaluate import estimate, evaluate, simulate, tabulate
 from toy import mm1
 
 
@@ -30,7 +30,7 @@ def test_the_simulated_queue_agrees_with_its_closed_form(table):
 
 
 def test_replications_stop_at_the_cap_and_say_so(table):
-    assert table.attrs["replications"] == {"queue": {"light": 20, "heavy": 20}}
+    assert {name: len(frame) for name, frame in mm1.STUDY.runs()["queue"].items()} == {"light": 20, "heavy": 20}
     imprecise = table[~table["precise"] & (table["role"] != "derived")]
     assert imprecise["note"].str.contains("IMPRECISE").all()
     assert (table["replications"] <= 20).all()
@@ -45,7 +45,7 @@ def test_a_ratio_uses_common_random_numbers(table):
 
 
 def test_same_seed_same_table_byte_for_byte(table):
-    again = mm1.STUDY.comparison()
+    again = evaluate(mm1.KEY, mm1.DOCUMENT, mm1.SEED, mm1.experiments(), mm1.cells())
     assert again.to_csv() == table.to_csv()
 
 
@@ -78,8 +78,10 @@ def test_an_experiment_may_configure_itself_from_an_earlier_one():
     specs = [CellSpec(mm1.LIGHT, "calibration", metric("first", "light", "time_in_system_s"), sets="arrival_rate"),
              CellSpec(mm1.HEAVY, "prediction", metric("second", "set", "time_in_system_s"),
                       baseline=Baseline(2.0, "persistence", "rho = 0.5"))]
-    table = evaluate("mm1", "doc", 1, [first, second], specs)
-    assert table.attrs["replications"] == {"first": {"light": 2}, "second": {"set": 2}}
+    runs = simulate(1, [first, second], specs)
+    assert {name: {config: len(frame) for config, frame in configs.items()} for name, configs in runs.items()} \
+        == {"first": {"light": 2}, "second": {"set": 2}}
+    assert list(tabulate("mm1", "doc", [first, second], specs, runs)["replications"]) == [2, 2]
 
 
 def test_estimate_is_the_student_t_interval():

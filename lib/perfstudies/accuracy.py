@@ -15,10 +15,9 @@ import sys
 
 import pandas as pd
 
-from perfstudies.cache import memoized
 from perfstudies.compare import COLUMNS, scoreboard, worst_cells
 from perfstudies.paths import BUILD, ROOT
-from perfstudies.studies import STUDIES, study_module
+from perfstudies.studies import STUDIES, study
 
 OUTPUT = BUILD / "accuracy.csv"
 README = ROOT / "README.md"
@@ -28,8 +27,8 @@ README_END = "<!-- scoreboard: end -->"
 
 
 def study_comparison(key: str) -> pd.DataFrame:
-    """The comparison table of one study (memoized on sources and data)."""
-    return memoized(f"comparison-{key}", study_module(key).comparison)
+    """The comparison table of one study, tabulated from its disk-memoized runs (:meth:`.Study.comparison`)."""
+    return study(key).comparison()
 
 
 def collect(keys: list[str] | None = None) -> pd.DataFrame:

@@ -40,7 +40,7 @@ CONFIDENCE = 0.95
 
 def evaluate(study: str, document: str, seed: int, experiments: Iterable[Experiment],
              specs: Iterable[CellSpec], progress: bool = False) -> pd.DataFrame:
-    """The standard comparison table of ``specs`` (see the module docstring).
+    """The standard comparison table of ``specs``: :func:`tabulate` of :func:`simulate`.
 
     Parameters
     ----------
@@ -58,11 +58,22 @@ def evaluate(study: str, document: str, seed: int, experiments: Iterable[Experim
     Returns
     -------
     pandas.DataFrame
-        :data:`perfstudies.compare.COLUMNS`; ``attrs["replications"]`` holds
-        ``{experiment: {configuration: replications run}}``.
+        :data:`perfstudies.compare.COLUMNS`.
     """
-    check_text("study", study, empty=False)
-    check_text("document", document, empty=False)
+    experiments, specs = list(experiments), list(specs)
+    return tabulate(study, document, experiments, specs, simulate(seed, experiments, specs, progress))
+
+
+def simulate(seed: int, experiments: Iterable[Experiment], specs: Iterable[CellSpec],
+             progress: bool = False) -> dict[str, dict[str, pd.DataFrame]]:
+    """Every experiment's replications, until each calibrated or predicted cell is precise or at its cap.
+
+    Checks the declarations first (a refused derived cell stops it, named).
+    Returns ``{experiment: {configuration: frame}}``, one frame row per
+    replication (replication *i* has seed ``replication_seeds(seed, cap)[i]``)
+    and one column per metric: what a chapter reads to show a run's own
+    numbers without simulating it again.
+    """
     seed = check_integer("seed", seed, low=0, high=MAX_SEED)
     check_flag("progress", progress)
     specs = check_specs(specs)
@@ -72,19 +83,30 @@ def evaluate(study: str, document: str, seed: int, experiments: Iterable[Experim
         raise ValueError("derived cells refused (their identity does not reproduce the published value from "
                          "published sources; declare them as predictions):\n" + "\n".join(refused))
     finished: dict[str, dict[str, pd.DataFrame]] = {}
-    samples: dict[str, np.ndarray] = {}
-    caps: dict[str, int] = {}
     for experiment in experiments:
-        own = [spec for spec in specs if isinstance(spec.model, Simulated) and spec.model.experiment == experiment.name]
-        runs, values = _run_experiment(experiment, own, seed, finished, progress)
-        finished[experiment.name] = runs
-        samples.update(values)
-        caps.update({spec.key: experiment.cap for spec in own})
-    cells = [_cell(spec, samples.get(spec.key), caps.get(spec.key)) for spec in specs]
-    table = comparison_table(cells, study=study, document=document)
-    table.attrs["replications"] = {name: {config: len(frame) for config, frame in runs.items()}
-                                   for name, runs in finished.items()}
-    return table
+        finished[experiment.name] = _run_experiment(experiment, _own(experiment, specs), seed, finished, progress)
+    return finished
+
+
+def tabulate(study: str, document: str, experiments: Iterable[Experiment], specs: Iterable[CellSpec],
+             runs: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFrame:
+    """The standard comparison table of ``specs`` from the replications :func:`simulate` returned."""
+    check_text("study", study, empty=False)
+    check_text("document", document, empty=False)
+    specs = check_specs(specs)
+    experiments = _check_experiments(experiments, specs)
+    caps = {spec.key: experiment.cap for experiment in experiments for spec in _own(experiment, specs)}
+    missing = sorted({spec.model.experiment for spec in specs if isinstance(spec.model, Simulated)} - set(runs))
+    if missing:
+        raise ValueError(f"runs lack experiments {missing}: allowed what simulate() returned for these cells")
+    cells = [_cell(spec, _values(spec.model, runs[spec.model.experiment]) if spec.key in caps else None,
+                   caps.get(spec.key)) for spec in specs]
+    return comparison_table(cells, study=study, document=document)
+
+
+def _own(experiment: Experiment, specs: list[CellSpec]) -> list[CellSpec]:
+    """The cells simulated in ``experiment``."""
+    return [spec for spec in specs if isinstance(spec.model, Simulated) and spec.model.experiment == experiment.name]
 
 
 def _check_experiments(experiments, specs: list[CellSpec]) -> list[Experiment]:
@@ -108,7 +130,7 @@ def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
                     finished: Mapping[str, Mapping[str, pd.DataFrame]], progress: bool):
     """Replicate the configurations ``specs`` use until each is precise or at the cap.
 
-    Returns ``({configuration: per-replication metrics frame}, {cell key: per-replication values})``.
+    Returns ``{configuration: per-replication metrics frame}``.
     """
     configurations = experiment.configurations
     if callable(configurations):
@@ -131,7 +153,7 @@ def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
         short = {config for spec in specs if spec.role != "derived" and not _precise(spec, values[spec.key])
                  for config in spec.model.configurations if len(rows[config]) < experiment.cap}
         if not short:
-            return frames, values
+            return frames
         for config in short:
             done = len(rows[config])
             wanted[config] = min(experiment.cap, done + max(1, done // 2))

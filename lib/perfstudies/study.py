@@ -1,9 +1,9 @@
 """The study contract: what one study declares, and what the core does with it.
 
 A study is a declaration, ``STUDY = Study(...)`` in its package's ``__init__``.
-The core does the work once for every study: :meth:`Study.comparison` runs the
-one evaluator (:func:`perfstudies.evaluate.evaluate`) on the study's declared
-cells and experiments; the registry (:mod:`perfstudies.studies`), the
+The core does the work once for every study: :meth:`Study.runs` simulates the
+study's declared experiments and :meth:`Study.comparison` tabulates its
+declared cells from them (:mod:`perfstudies.evaluate`); the registry (:mod:`perfstudies.studies`), the
 Accuracy page, ``make accuracy``, the benchmark and the contract test read
 the record, never a study's internals.
 
@@ -42,7 +42,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from perfstudies.evaluate import evaluate
+from perfstudies.cache import memoized
+from perfstudies.evaluate import simulate, tabulate
 from perfstudies.params import Params, check_callable, check_integer, check_text
 from perfstudies.runner import MAX_SEED
 
@@ -79,6 +80,14 @@ class Study:
     def __repr__(self) -> str:
         return f"Study(key={self.key!r}, document={self.document!r}, params={self.params.__name__})"
 
-    def comparison(self, progress: bool = False) -> pd.DataFrame:
-        """The standard comparison table of every declared cell (the one evaluator)."""
-        return evaluate(self.key, self.document, self.seed, self.experiments(), self.cells(), progress=progress)
+    def runs(self) -> dict[str, dict[str, pd.DataFrame]]:
+        """The comparison's replications: ``{experiment: {configuration: frame}}`` (:func:`.evaluate.simulate`).
+
+        Disk-memoized on the sources and data, so a chapter that shows a run's
+        own numbers reads the very replications the comparison table is made of.
+        """
+        return memoized(f"runs-{self.key}", lambda: simulate(self.seed, self.experiments(), self.cells()))
+
+    def comparison(self) -> pd.DataFrame:
+        """The standard comparison table of every declared cell (:func:`.evaluate.tabulate` of :meth:`runs`)."""
+        return tabulate(self.key, self.document, self.experiments(), self.cells(), self.runs())

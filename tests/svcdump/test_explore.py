@@ -79,7 +79,7 @@ def test_every_reader_table_fits_the_text_column():
 
 def test_every_statement_has_a_short_label_for_the_chart():
     table = study_comparison("svcdump")
-    assert set(table["row"]) == set(figures.STATEMENT_LABELS)
+    assert set(table["key"]) == set(figures.STATEMENT_LABELS)
     assert len(set(figures.STATEMENT_LABELS.values())) == len(figures.STATEMENT_LABELS)
 
 

@@ -14,7 +14,7 @@ from . import figures
 from .analytic import (fast_path_percent, lock_from_spin_rows, mm1_wait, mva_solution, no_sibling_queued,
                        percent_fast, queued_share)
 from .calibration import CALIBRATED_FIELDS, calibrate, calibrate_machines, calibrated_constants
-from .comparison import CAP, cells, comparison, experiments
+from .comparison import CAP, cells, experiments
 from .explore import (LIVE_CONTROLS, WIDGET_DEFAULTS, expected_results, fast_path_runs, live_view, mva_table,
                       run_summaries, sibling_table, sweep_points, theory_table, vp_sweep, widget_run)
 from .network import build_network, model
@@ -30,3 +30,4 @@ __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "DiagParams", "FIVE_WAY", "model"
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DiagParams, model=model, calibrate=calibrate,
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+comparison = STUDY.comparison

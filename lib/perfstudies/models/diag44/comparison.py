@@ -27,13 +27,12 @@ import pandas as pd
 from perfstudies import data
 from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, change_pct, metric
 from perfstudies.compare import DEFAULT, Published, Tolerance, resolution
-from perfstudies.evaluate import evaluate
 from perfstudies.runner import DEFAULT_CAP
 
 from .calibration import (BASE_RUN, FAST_RUN, SMALL_RUN, accounting_ratio, measurements, published_cell,
                           run_config)
 from .network import model
-from .params import DOCUMENT, KEY, SEED, DiagParams
+from .params import KEY, DiagParams
 
 FAST_5WAY, SIX_VPS = "EXPTD442", "EXPTD441"
 #: The report's three comparisons (its tables' names): (before, after) runs, one experiment each.
@@ -316,8 +315,3 @@ def cells() -> list[CellSpec]:
         predicted_change(FAST_RUN, SIX_VPS, "pct_spin"),
         predicted_change(FAST_RUN, SIX_VPS, "system_util"),
     ]
-
-
-def comparison() -> pd.DataFrame:
-    """The standard comparison table of :func:`cells` (the one evaluator)."""
-    return evaluate(KEY, DOCUMENT, SEED, experiments(), cells())

@@ -100,26 +100,22 @@ def theory_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_summaries(table: pd.DataFrame) -> pd.DataFrame:
+def run_summaries(runs: dict) -> pd.DataFrame:
     """The comparison's replications of every run, summarized per run and metric.
 
-    ``table`` is the study's comparison table.  Each run is taken from the
-    first of :data:`.comparison.PAIRS` it is in and replicated as often as the
-    comparison replicated it there (the most replications of its cells in that
-    table), from the same seeds, so the numbers are the ones the comparison
-    table shows.
+    ``runs`` is what the comparison simulated (``STUDY.runs()``:
+    ``{comparison: {run: per-replication frame}}``).  Each run is taken from
+    the first of :data:`.comparison.PAIRS` it is in, so the numbers are the
+    ones the comparison table shows, without simulating anything again.
     """
-    first: dict[str, str] = {}
-    for name, pair in PAIRS.items():
-        for run in pair:
-            first.setdefault(run, name)
-    frames = []
-    for run, name in first.items():
-        rows = table[(table["table"] == name) & table["column"].str.endswith(f"({run})")]
-        runs = replicate(model, run_params(run), replications=int(rows["replications"].max()), seed=SEED,
-                         progress=False)
-        frames.append(runs.runs.assign(run_id=run))
-    return summarize(pd.concat(frames), by=["run_id", "metric"]).reset_index()
+    frames, seen = [], set()
+    for name in PAIRS:
+        for run, frame in runs[name].items():
+            if run not in seen:
+                seen.add(run)
+                frames.append(frame.rename_axis("replication").reset_index()
+                              .melt(id_vars="replication", var_name="metric", value_name="value").assign(run_id=run))
+    return summarize(pd.concat(frames, ignore_index=True), by=["run_id", "metric"]).reset_index()
 
 
 def fast_path_runs(summary: pd.DataFrame) -> pd.DataFrame:

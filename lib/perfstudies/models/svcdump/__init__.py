@@ -16,7 +16,7 @@ and sweeps), ``figures`` (the chapter's tables and charts).
 from perfstudies.models.svcdump import figures
 from perfstudies.models.svcdump.analytic import bottleneck, bound_elapsed_s, bound_ipcs_s, knee_stripes
 from perfstudies.models.svcdump.calibration import Calibration, calibrate, calibrated_params
-from perfstudies.models.svcdump.comparison import cells, comparison, configurations, experiments
+from perfstudies.models.svcdump.comparison import cells, configurations, experiments
 from perfstudies.models.svcdump.explore import (PANEL_FIELDS, PANEL_RANGES, WIDGET_REPLICATIONS, escon_slice,
                                                 ipcs_sweep, stripe_sweep, sweep_points, widget_params, widget_run)
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
@@ -25,6 +25,7 @@ from perfstudies.study import Study
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DumpParams, model=model, calibrate=calibrated_params,
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "calibrate", "comparison", "cells", "experiments", "configurations",
            "widget_run", "sweep_points",

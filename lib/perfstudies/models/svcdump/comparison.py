@@ -21,11 +21,9 @@ range (a bound), not as its midpoint with a tolerance as wide as the range.
 
 from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, Simulated, ratio
 from perfstudies.compare import documented, resolution
-from perfstudies.evaluate import evaluate
 from perfstudies.models.svcdump.calibration import (RECOMMENDED, calibrated_params, documented_dump_blocks,
                                                     published_cells, statements)
 from perfstudies.models.svcdump.network import dump_model, ipcs_model
-from perfstudies.models.svcdump.params import DOCUMENT, KEY, SEED
 from perfstudies.runner import DEFAULT_CAP
 
 #: First and largest number of replications of every configuration.
@@ -190,8 +188,3 @@ def cells() -> list[CellSpec]:
                                     "The authors expect IPCS initialization to grow with dump size as the "
                                     "dump does")),
     ]
-
-
-def comparison():
-    """The standard comparison table of every statement (:func:`perfstudies.evaluate.evaluate`)."""
-    return evaluate(KEY, DOCUMENT, SEED, experiments(), cells())

@@ -17,7 +17,7 @@ from perfstudies.models.vts.analytic import (
     recall_service_s, sustained_crossover_cf,
 )
 from perfstudies.models.vts.calibration import Rates, calibrate, calibration_table
-from perfstudies.models.vts.comparison import cells, comparison, experiments, printed, statements
+from perfstudies.models.vts.comparison import cells, experiments, printed, statements
 from perfstudies.models.vts.explore import (
     WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
     flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, sweep_points, theory_beside_simulation,
@@ -34,6 +34,7 @@ from perfstudies.study import Study
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=VTSParams, model=model, calibrate=calibrate,
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments",
            "comparison", "widget_run", "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo",

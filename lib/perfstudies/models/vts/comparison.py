@@ -72,13 +72,12 @@ import pandas as pd
 from perfstudies import data
 from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, metric, ratio
 from perfstudies.compare import Published, resolution
-from perfstudies.evaluate import evaluate
 from perfstudies.models.vts.analytic import (
     bound, bound_line, contended_task_minutes, import_export_minutes, recall_response_s,
 )
 from perfstudies.models.vts.calibration import calibrated_rates, calibration_cells, contention_slowdown, published_rate
 from perfstudies.models.vts.network import model
-from perfstudies.models.vts.params import DOCUMENT, KEY, SEED, VTSParams, base, ehpo, paf, statement, text_value
+from perfstudies.models.vts.params import KEY, VTSParams, base, ehpo, paf, statement, text_value
 
 #: The one simulated experiment: every compared configuration, replicated with common random numbers.
 EXPERIMENT = "host throughput"
@@ -371,11 +370,6 @@ def cells() -> list[CellSpec]:
         _best_case(1.0),
         _best_case(text_value("fig6_compressibility")),
     ]
-
-
-def comparison() -> pd.DataFrame:
-    """The standard comparison table of the study (deterministic): printed numbers, then statements."""
-    return evaluate(KEY, DOCUMENT, SEED, experiments(), cells())
 
 
 def statements(table: pd.DataFrame) -> pd.DataFrame:
