@@ -13,6 +13,7 @@ import ciw
 
 from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, metric, ratio
 from perfstudies.compare import Published
+from perfstudies.panel import Panel
 from perfstudies.params import Params, param
 from perfstudies.runner import run_ciw
 from perfstudies.study import Study
@@ -70,6 +71,10 @@ def widget_run(params: QueueParams | None = None) -> dict[str, float]:
 def sweep_points() -> list[QueueParams]:
     return [QueueParams(rate) for rate in (0.3, 0.5, 0.7)]
 
+
+#: The live panel: the arrival rate moves, the time in system shows, with its change from rho = 0.5.
+PANEL = Panel(QueueParams, controls=("arrival_rate",), main="arrival_rate", defaults=QueueParams, model=model,
+              shown={"time_in_system_s": "time in system (s)"}, seed=SEED, replications=3)
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=QueueParams, model=model, calibrate=calibrate,
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
