@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, metric
+from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, metric, ratio
 from perfstudies.compare import COLUMNS, Published
 from perfstudies.evaluate import estimate, evaluate, simulate, tabulate
 from toy import mm1
@@ -89,3 +89,28 @@ def test_estimate_is_the_student_t_interval():
     assert mean == 2.0 and half == pytest.approx(4.302653 * 1.0 / math.sqrt(3), rel=1e-6)
     assert estimate(np.array([5.0, 5.0])) == (5.0, 0.0)
     assert math.isnan(estimate(np.array([5.0]))[1])
+
+
+def test_a_cell_over_two_configurations_uses_every_replication_either_ran_for_its_own_cells():
+    """Only the predicted cell asks for replications of "changed"; the ratio pairs "reference" with all of them.
+    "other" shares only the reference, so it keeps its own count (the raise is not transitive)."""
+    def noisy(params, seed):
+        return {"x": 470.0 + seed % 61}
+
+    configurations = {"reference": mm1.QueueParams(0.5), "changed": mm1.QueueParams(0.75),
+                      "other": mm1.QueueParams(0.6)}
+    experiment = Experiment("pair", noisy, configurations, initial=2, cap=6)
+    changed = Published("T", "x", "changed", 500.0)
+    reference = Published("T", "x", "reference", 500.0)
+    specs = [CellSpec(changed, "prediction", metric("pair", "changed", "x"),
+                      baseline=Baseline(500.0, "persistence", "the reference")),
+             CellSpec(reference, "derived", Exact(lambda: 500.0),
+                      derivation=Derivation((), lambda: 500.0, "a definition"))]
+    for name in ("changed", "other"):
+        specs.append(CellSpec(Published("T", "x ratio", f"{name} over reference", 1.0), "derived",
+                              ratio("pair", "reference", name, "x"),
+                              derivation=Derivation((changed.where, reference.where), lambda a, b: a / b, "ratio")))
+    table = evaluate("pair", "doc", 1, [experiment], specs)
+    assert table.attrs["replications"] == {"pair": {"changed": 6, "reference": 6, "other": 2}}
+    counts = table.set_index("column")["replications"]
+    assert counts["changed over reference"] == 6 and counts["other over reference"] == 2

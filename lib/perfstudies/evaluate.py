@@ -15,7 +15,9 @@ Every study's comparison is computed here, the same way (:func:`evaluate`):
    of every calibrated or predicted cell whose 95% half-width is wider than
    :func:`perfstudies.compare.decided` allows, until it is or the
    experiment's cap is reached; a cell still imprecise at the cap says so in
-   its note (:func:`perfstudies.compare.imprecise_note});
+   its note (:func:`perfstudies.compare.imprecise_note}); a configuration
+   also runs every seed a configuration it shares a cell with (a ratio, a
+   change) runs for its own cells, so that cell pairs all of them;
 4. each cell becomes a :class:`perfstudies.compare.Cell` (mean, half-width,
    baseline, note) and the cells the standard table.
 """
@@ -143,8 +145,9 @@ def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
                          f"allowed one of {list(configurations)}")
     seeds = replication_seeds(seed, experiment.cap)
     rows: dict[str, list[Mapping[str, float]]] = {config: [] for config in used}
-    wanted = dict.fromkeys(used, experiment.initial)
+    own = dict.fromkeys(used, experiment.initial)  # what each configuration's own cells need
     while True:
+        wanted = _paired(own, specs)
         tasks = [(config, index) for config in used for index in range(len(rows[config]), wanted[config])]
         for config, index in progress_bar(tasks, f"{experiment.name}", progress):
             rows[config].append(model_metrics(experiment.model, configurations[config], seeds[index]))
@@ -156,7 +159,26 @@ def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
             return frames
         for config in short:
             done = len(rows[config])
-            wanted[config] = min(experiment.cap, done + max(1, done // 2))
+            own[config] = min(experiment.cap, done + max(1, done // 2))
+
+
+def _paired(own: Mapping[str, int], specs: list[CellSpec]) -> dict[str, int]:
+    """The replications to run: each configuration's own count, raised to the own count of every
+    configuration it shares a cell with.
+
+    A cell combining configurations (a ratio, a change) is computed per
+    replication over the replications all of them ran; so that it uses
+    every replication any of them ran for its own cells, its partners run
+    those seeds too (a reference runs every seed its counterparts ran).
+    The raise is one step, not transitive: a run does not grow because a
+    reference it shares was raised for another run.
+    """
+    wanted = dict(own)
+    for spec in specs:
+        largest = max(own[config] for config in spec.model.configurations)
+        for config in spec.model.configurations:
+            wanted[config] = max(wanted[config], largest)
+    return wanted
 
 
 def _values(model: Simulated, frames: Mapping[str, pd.DataFrame]) -> np.ndarray:

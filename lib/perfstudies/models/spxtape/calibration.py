@@ -32,7 +32,7 @@ from perfstudies.data import load
 from perfstudies.models.spxtape import analytic
 from perfstudies.models.spxtape.metrics import system_effects
 from perfstudies.models.spxtape.network import model, volume_model
-from perfstudies.models.spxtape.params import (DUMP_VOLUMES, PAGE_BYTES, SEED, STUDY, ConcurrentParams,
+from perfstudies.models.spxtape.params import (DUMP_VOLUMES, KEY, PAGE_BYTES, SEED, ConcurrentParams,
                                                SpxtapeParams)
 from perfstudies.runner import replication_seeds
 from perfstudies.sweep import run_sweep
@@ -66,17 +66,17 @@ TABLE2_CALIBRATION = {"SPXTAPE pages/s (text)": "user_io_rate", "AVG LAST (T)": 
 
 def table1() -> pd.DataFrame:
     """Published Table 1, indexed by (command, function, drives)."""
-    return load(STUDY, "table1").set_index(["command", "function", "drives"])
+    return load(KEY, "table1").set_index(["command", "function", "drives"])
 
 
 def facts() -> dict[str, float]:
     """The workload facts of the report's text, by name."""
-    return load(STUDY, "workload").set_index("fact")["value"].to_dict()
+    return load(KEY, "workload").set_index("fact")["value"].to_dict()
 
 
 def table2() -> pd.DataFrame:
     """Published Table 2, indexed by metric name."""
-    return load(STUDY, "table2").set_index("metric")
+    return load(KEY, "table2").set_index("metric")
 
 
 def column_name(key: tuple) -> str:

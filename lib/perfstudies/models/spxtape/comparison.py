@@ -1,317 +1,331 @@
-"""Every published cell of Tables 1 and 2 beside the model: its role, tolerance and no-change baseline.
+"""Every published cell of Tables 1 and 2 beside the model, declared: its role, tolerance and baseline.
 
-Roles (the rule of :mod:`perfstudies.compare`).  Nine cells set the nine
-calibrated parameters (:mod:`.calibration`).  A cell is ``derived`` when the
-model's value for it is fixed, whatever the model's uncalibrated assumptions
-(the 3 MB/s tape rate, the file-size distribution, random placement on the
-volumes, first-free drive choice, customer size), by
+The study declares its cells (:func:`cells`) and the simulations they need
+(:func:`experiments`); the one evaluator (:func:`perfstudies.evaluate.evaluate`)
+runs them and builds the standard comparison table (:func:`comparison`).
 
-* the report's own arithmetic on other cells of its table: elapsed-time
-  ratios, rate ratios, overlapped time, percentage overlap, percentage
-  reduction in tapes, processor utilisation (each of those cells is
-  compared itself, so scoring the ratio again would count one number twice);
-* SPTAPE's construction as one serial server: nothing overlaps a change, so
-  its idle time is its change time and its overlap is zero;
-* a copy of a calibrated cell: the loads read the dumps' tapes back (their
-  tape counts), the model charges every run the same processor time per page;
-* the model's construction on other cells: a run's change time is its
-  changes times the stated one-minute change; an SPXTAPE dump is
-  reading-bound (one drive takes 732 pages/s, the four volumes give 311), so
-  its elapsed time is the calibrated 4-drive reading time plus its idle time;
-* the closed form of :func:`.metrics.system_effects` on the two calibrated
-  Table 2 cells and the run without the dump (the Table 2 rows).
+Roles.  Nine cells set the nine calibrated parameters (:mod:`.calibration`).
+A cell is ``derived`` when it follows from other published cells by an
+identity the published numbers themselves obey (the evaluator checks each on
+the published values):
+
+* the report's own arithmetic: elapsed-time ratios, rate ratios, overlapped
+  time, percentage overlap, percentage reduction in tapes, processor
+  utilisation, and RIO/CMD (each source is compared itself, so scoring the
+  result again would count one number twice);
+* SPTAPE is one serial server: nothing overlaps a change, so its idle time is
+  its change time;
+* a load reads its dump's cartridges back, so it uses as many tapes;
+* a run's change time is its changes times the stated one-minute change; an
+  SPXTAPE dump is reading-bound (one drive takes 732 pages/s, the four volumes
+  give 311), so its elapsed time is the 4-drive reading time plus its own
+  idle time;
+* the closed forms of :func:`.metrics.system_effects` (closed loop of
+  thinking users, I/O accounting) on the Table 2 cells and the run without
+  the dump.
 
 What remains are the predictions: the idle time with two and four drives and
 of the load (whether the buffer and the other drives hide every change), the
 tape counts with two and four drives and of the concurrent dump (how the
-first-free drive choice spreads the blocks), and SPTAPE's load time (its
-serial sum on a run none of whose cells set a parameter).
+first-free drive choice spreads the blocks), SPTAPE's load time (its serial
+sum on a run none of whose cells set a parameter) and the load's processor
+time (the model charges processor time per page only).
 
-Every simulated number is a mean over replications from ``SEED``
-(:func:`perfstudies.sweep.sweep_until`, replications added until each
-calibrated or predicted cell's 95% half-width is at most a quarter of its
-tolerance, or of its error for a decisive miss
-(:func:`perfstudies.compare.required_half_width`), or ``CAP`` is reached; a cell still wider says so in its note,
-:func:`perfstudies.compare.imprecise_note`).  Ratios between configurations
-are computed per replication against the SPTAPE run of the same seed (common
-random numbers).
+Each prediction's baseline is the published value of the same quantity in
+the configuration a capacity planner would have measured (persistence): the
+1-drive SPXTAPE dump (the first SPXTAPE run, the one whose tapes the SPXTAPE
+load read back, and the one most of the calibration rests on) for more
+drives, for loading its tapes again and for the concurrent dump; SPTAPE's own
+dump for SPTAPE's load; the 2-drive dump, the one SPXTAPE dump whose
+processor time was measured, for the load's processor time.
+
+The tolerance is the book's one policy: 10% relative, or the printed
+resolution where that demands more.  Tape counts are whole cartridges (±1),
+overlap and tape reduction are printed as whole percentages (±1 point), and
+a published 0 s of idle or overlapped time is printed in whole seconds
+(±1 s).  The report states no measurement variability of its own.
+
+Table 1's six configurations and the concurrent dump's tape run are one
+experiment (replication *i* of each has the same seed, so every ratio is
+taken against the SPTAPE run of the same seed); the Table 2 volume is a
+second one, configured from the first (:func:`concurrent_configuration`).
 """
-
-import dataclasses
-import math
 
 import numpy as np
 import pandas as pd
 
-from perfstudies.cache import memoized
-from perfstudies.compare import (DEFAULT, Cell, Published, Tolerance, comparison_table, imprecise_note,
-                                 required_half_width, resolution)
+from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, Simulated, metric, ratio
+from perfstudies.compare import DEFAULT, Tolerance, resolution
+from perfstudies.evaluate import evaluate
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, REPLICATIONS, TABLE1_CALIBRATION,
-                                                    TABLE1_COLUMN_OF, TABLE2_CALIBRATION, calibrate,
-                                                    calibrate_concurrent, column_name, comparison_run, facts, table1,
-                                                    table1_cell, table2_cell, table2_model)
+                                                    TABLE2_CALIBRATION, TABLE2_COLUMN, calibrate, calibrate_concurrent,
+                                                    column_name, comparison_run, facts, table1_cell, table2_cell,
+                                                    table2_model, without_dump)
+from perfstudies.models.spxtape.metrics import closed_loop_etr, nonpage_rio_per_cmd, real_io_rate
 from perfstudies.models.spxtape.network import model
-from perfstudies.models.spxtape.params import DOCUMENT, SEED, STUDY, SpxtapeParams
-from perfstudies.runner import DEFAULT_CAP, replicate_until, summarize
-from perfstudies.sweep import run_sweep, sweep_until
+from perfstudies.models.spxtape.params import DOCUMENT, KEY, SEED, SpxtapeParams
+from perfstudies.runner import DEFAULT_CAP
 
 #: First and largest number of replications of any configuration.
 INITIAL = 5
 CAP = DEFAULT_CAP
 
-#: Table 1 columns compared, in the table's order.
-TABLE1_COLUMNS = ["elapsed_s", "elapsed_ratio", "rate_ratio", "tape_change_s", "system_idle_s",
-                  "overlapped_change_s", "overlap_pct", "tapes", "tape_reduction_pct", "processor_s",
-                  "processor_util_pct"]
-#: Table 2 rows compared (the model metric of each); the text's tape count follows them.
-TABLE2_ROWS = {"SPXTAPE pages/s (text)": "dump_pages_per_s", "AVG LAST (T)": "avg_last_s", "ETR (T)": "etr",
-               "RIO RATE (V)": "rio_rate", "RIO/CMD (V)": "rio_per_cmd", "NONPAGE RIO/CMD (V)": "nonpage_rio_per_cmd"}
-CONCURRENT_TAPES = "tapes required (text)"
-#: The name of the concurrent dump's runs among :func:`simulated_runs`.
+#: The experiments: Table 1's runs (and the concurrent dump's tapes), and the Table 2 volume.
+TABLE1 = "Table 1 runs"
+TABLE2 = "Table 2 volume"
+#: The concurrent dump's tape run among the Table 1 experiment's configurations.
 CONCURRENT_RUN = "concurrent dump"
+#: The text's tape count of the concurrent dump (a Table 2 cell).
+CONCURRENT_TAPES = "tapes required (text)"
 
-#: The reference configuration of each Table 1 configuration that has predicted cells (see :func:`baseline`).
-REFERENCE = {("SPXTAPE", "DUMP", 2): ("SPXTAPE", "DUMP", 1), ("SPXTAPE", "DUMP", 4): ("SPXTAPE", "DUMP", 1),
-             ("SPTAPE", "LOAD", 1): ("SPTAPE", "DUMP", 1), ("SPXTAPE", "LOAD", 1): ("SPXTAPE", "DUMP", 1)}
-#: The concurrent dump's reference: the dedicated SPXTAPE dump of Table 1.
-CONCURRENT_REFERENCE = ("SPXTAPE", "DUMP", 1)
+SPTAPE_DUMP, DUMP_1, DUMP_2, DUMP_4, SPTAPE_LOAD, LOAD = CONFIGURATIONS
 
 WHOLE_TAPES = resolution(1.0, "tape counts are whole cartridges: ±1 tape")
 WHOLE_POINTS = resolution(1.0, "printed as a whole percentage: ±1 point")
 WHOLE_SECONDS = resolution(1.0, "printed in whole seconds, and a published 0 s has no relative error: ±1 s")
 
 
-def tolerance(cell: Published) -> Tolerance:
-    """The one policy: 10% relative, or the printed resolution where that demands more.
-
-    Tape counts are whole cartridges (±1), overlap and tape reduction are
-    printed as whole percentages (±1 point), and a published 0 s of idle or
-    overlapped time is printed in whole seconds (±1 s).  The report states no
-    measurement variability of its own.
-    """
-    quantity = TABLE1_COLUMN_OF.get(cell.row, cell.row)
-    if quantity in ("tapes", CONCURRENT_TAPES):
-        return WHOLE_TAPES
-    if quantity in ("overlap_pct", "tape_reduction_pct"):
-        return WHOLE_POINTS
-    if cell.value == 0:
-        return WHOLE_SECONDS
-    return DEFAULT
-
-
-def baseline(cell: Published) -> float:
-    """The no-change baseline: the published value of the same quantity in the cell's reference configuration.
-
-    The study's reference configuration is the 1-drive SPXTAPE dump: the first
-    SPXTAPE run, the one whose tapes the SPXTAPE load read back, and the one
-    most of the calibration rests on.  A capacity planner who has measured it
-    and has no model expects the same numbers with more drives (2 and 4
-    drives), from loading those tapes again with the same drive (the SPXTAPE
-    load), and from a dump of a subset of the files next to interactive users
-    (the concurrent dump's tapes).  For SPTAPE's load the reference is
-    SPTAPE's own dump: a load is expected to take what the dump took.  (The
-    Table 2 rows with the dump would take the run without it as their
-    reference, but they are derived, not predicted.)
-    """
-    if cell.table == "Table 2":
-        if cell.row != CONCURRENT_TAPES:
-            raise ValueError(f"cell = {cell.where!r} has no baseline: allowed a predicted cell")
-        return float(table1().loc[CONCURRENT_REFERENCE, "tapes"])
-    key = _key(cell.column)
-    if key not in REFERENCE:
-        raise ValueError(f"cell = {cell.where!r} has no baseline: the reference configuration itself, "
-                         f"allowed one of {[column_name(k) for k in REFERENCE]}")
-    return float(table1().loc[REFERENCE[key], TABLE1_COLUMN_OF[cell.row]])
-
-
-def _key(column: str) -> tuple:
-    command, function, drives = column.split()
-    return command, function, int(drives)
-
-
-def table1_role(key: tuple, column: str) -> tuple[str, str]:
-    """``(role, note)`` of one Table 1 cell by the rule of the module docstring."""
-    command, function, drives = key
-    serial = command == "SPTAPE"
-    if (key, column) in TABLE1_CALIBRATION:
-        return "calibration", f"Sets {TABLE1_CALIBRATION[key, column]} (calibration.calibrate)."
-    if column == "elapsed_ratio":
-        if serial:
-            return "derived", "1 by definition: SPTAPE is the reference of its own function."
-        return "derived", (f"By definition: this run's elapsed time over the SPTAPE {function} elapsed time "
-                           "(the report's arithmetic, per replication); both are compared cells.")
-    if column == "rate_ratio":
-        return "derived", "Reciprocal of the elapsed-time ratio, by definition (1 for SPTAPE)."
-    if column in ("overlapped_change_s", "overlap_pct"):
-        if serial:
-            return "derived", "0 by construction: SPTAPE is one serial server, so nothing overlaps a change."
-        return "derived", "By definition: tape change time minus system idle time (as a share of the change time)."
-    if column == "tape_reduction_pct":
-        return "derived", f"By definition: 1 - tapes / the SPTAPE {function} tapes (12, a calibrated count)."
-    if column == "processor_util_pct":
-        return "derived", "By definition (footnote 1): processor time over 4 x the elapsed time."
-    if column == "processor_s":
-        return "derived", ("Copy of the calibrated 2-drive dump's 79 s: the model charges every run the same "
-                           "processor time per page; it has no processor cost per spool file created.")
-    if column == "tapes":
-        if function == "LOAD":
-            source = "SPTAPE DUMP's 12" if serial else "the 1-drive SPXTAPE DUMP's 7"
-            return "derived", f"Copy of the calibrated count: the load reads {source} tapes back."
-        return "prediction", ("Simulated: each 32 KB block goes to the first free drive, so n drives end with up "
-                              "to n partly filled cartridges.")
-    if column == "tape_change_s":
-        return "derived", ("By construction: (tapes - drives) changes x the stated 1-minute change, so it "
-                           "repeats the tape count (the report's changes took about 62 s each).")
-    if column == "system_idle_s":
-        if serial:
-            return "derived", "Equal to the tape change time by construction: SPTAPE is one serial server."
-        if function == "LOAD":
-            return "prediction", ("Simulated: the drive reads ahead into the buffer (calibrated on the 1-drive "
-                                  "dump) while file creation drains it; a change idles the run when the buffer "
-                                  "runs dry first (after a run of huge files, whose chunks are created quickly).")
-        return "prediction", ("Simulated: while one drive changes, the others take the blocks and the buffer "
-                              "absorbs the rest; idle only when changes coincide or come after the last read.")
-    if column == "elapsed_s":
-        if serial:
-            return "prediction", ("SPTAPE's serial sum for the load: tape reads at the assumed 3 MB/s, the file "
-                                  "creation calibrated on SPXTAPE's load, page writes at the calibrated page time "
-                                  "and 11 one-minute changes, one after another.")
-        return "derived", ("By construction: the dump is reading-bound (one drive takes 732 pages/s, the volumes "
-                           "give 311), so its time is the calibrated 4-drive reading time plus its idle time "
-                           "(calibrated with one drive; compared in its own cell with two).")
-    raise ValueError(f"column = {column!r} is not allowed: allowed one of {TABLE1_COLUMNS}")
-
-
-TABLE2_NOTE = ("By construction: metrics.system_effects carries the calibrated AVG LAST (T) and dump rate through "
-               "closed forms (interactive response-time law, I/O accounting) from the run without the dump.")
-
-
-def table2_role(row: str) -> tuple[str, str]:
-    """``(role, note)`` of one Table 2 cell."""
-    if row in TABLE2_CALIBRATION:
-        return "calibration", f"Sets {TABLE2_CALIBRATION[row]} (calibration.calibrate_concurrent)."
-    if row == CONCURRENT_TAPES:
-        return "prediction", ("Simulated: the calibrated 2-drive dump of the 264,000 pages (10.2 per file) "
-                              "of the concurrent run.")
-    return "derived", TABLE2_NOTE
-
-
 def concurrent_dump(p: SpxtapeParams) -> SpxtapeParams:
     """The 2-drive dump of the concurrent run (Interaction with Concurrent Activity: Additional Information)."""
     known = facts()
-    return p.replace(total_pages=int(known["concurrent_spool_pages"]), mean_file_pages=known["concurrent_pages_per_file"],
-                     drives=int(known["concurrent_tape_drives"]))
+    return p.replace(total_pages=int(known["concurrent_spool_pages"]),
+                     mean_file_pages=known["concurrent_pages_per_file"], drives=int(known["concurrent_tape_drives"]))
 
 
-def _precision(cells: dict, metric_of: dict | None = None) -> dict:
-    """``{metric: largest half-width as a function of the current mean}`` of every calibrated or predicted cell:
-    :func:`perfstudies.compare.required_half_width` (a quarter of the tolerance, or of the error for a
-    decisive miss).
-
-    ``metric_of`` maps a cell's row to the model metric behind it (the row itself by default).
-    """
-    metric_of = metric_of or {}
-    return {metric_of.get(cell.row, cell.row): _target(cell) for cell, (role, _) in cells.items() if role != "derived"}
-
-
-def _target(cell: Published):
-    """The precision target of one cell: :func:`perfstudies.compare.required_half_width` at the current mean."""
-    allowed = tolerance(cell)
-    return lambda mean: required_half_width(cell.value, allowed, mean)
-
-
-def table1_cells() -> dict[tuple, dict[Published, tuple[str, str]]]:
-    """Every published Table 1 cell by configuration, with its ``(role, note)``."""
-    published = table1()
-    return {key: {table1_cell(key, column): table1_role(key, column) for column in TABLE1_COLUMNS
-                  if not pd.isna(published.loc[key, column])} for key in CONFIGURATIONS}
-
-
-def simulate_table1(p: SpxtapeParams) -> dict[str, pd.DataFrame]:
-    """Per-replication metrics of the six Table 1 configurations and of the concurrent dump.
-
-    Returns ``{column name: frame}`` (``"SPXTAPE DUMP 2"``, ..., and
-    ``"concurrent dump"``), one row per replication and one column per metric,
-    with each Table 1 run's ratios to the SPTAPE run of the same function and
-    seed added.  Replications are added (:func:`perfstudies.sweep.sweep_until`)
-    until every calibrated or predicted cell is precise or ``CAP`` is reached.
-    """
-    cells = table1_cells()
-    points = [comparison_run(p, *key) for key in CONFIGURATIONS] + [concurrent_dump(p)]
-    precision = [_precision(cells[key], TABLE1_COLUMN_OF) for key in CONFIGURATIONS]
-    precision.append(_precision({table2_cell(CONCURRENT_TAPES): table2_role(CONCURRENT_TAPES)},
-                                {CONCURRENT_TAPES: "tapes"}))
-    tidy, _ = sweep_until(model, points, precision, seed=SEED, initial=INITIAL, cap=CAP, max_workers=1)
-    wide = {index: frame.pivot(index="replication", columns="metric", values="value")
-            for index, frame in tidy.groupby("point")}
-    runs = {key: wide[index] for index, key in enumerate(CONFIGURATIONS)}
-    for function in ("DUMP", "LOAD"):
-        # the SPTAPE run of each function gets every seed the other runs of that function used
-        reference = ("SPTAPE", function, 1)
-        longest = max(len(frame) for key, frame in runs.items() if key[1] == function)
-        if longest > len(runs[reference]):
-            tidy = run_sweep(model, [points[CONFIGURATIONS.index(reference)]], longest, SEED, max_workers=1,
-                             progress=False)
-            runs[reference] = tidy.pivot(index="replication", columns="metric", values="value")
-    for key, frame in runs.items():
-        sptape = runs[("SPTAPE", key[1], 1)].loc[frame.index]
-        frame["elapsed_ratio"] = frame["elapsed_s"] / sptape["elapsed_s"]
-        frame["rate_ratio"] = 1 / frame["elapsed_ratio"]
-        frame["tape_reduction_pct"] = 100 * (1 - frame["tapes"] / sptape["tapes"])
-    frames = {column_name(key): frame.rename_axis(index="replication", columns="metric") for key, frame in runs.items()}
-    frames[CONCURRENT_RUN] = wide[len(CONFIGURATIONS)]
-    return frames
-
-
-def simulated_runs() -> dict[str, pd.DataFrame]:
-    """:func:`simulate_table1` of the calibrated parameters (disk-memoized: the comparison's costly part)."""
-    return memoized("spxtape-comparison-runs", lambda: simulate_table1(calibrate()))
-
-
-def replication_counts() -> dict[str, int]:
-    """How many replications each configuration of the comparison ran (``CAP`` at most)."""
-    return {name: len(frame) for name, frame in simulated_runs().items()}
-
-
-def _mean_and_half_width(values: pd.Series) -> tuple[float, float]:
-    """Mean and 95% half-width over replications; 0 when every replication gave the same number
-    (SPTAPE's serial sums differ only in the last bits of their floating-point additions)."""
-    values = values.to_numpy(dtype=float)
-    summary = summarize(pd.DataFrame({"metric": "x", "value": values}))
-    mean, half_width = float(summary.loc["x", "mean"]), float(summary.loc["x", "half_width"])
-    return mean, 0.0 if np.ptp(values) <= 1e-9 * abs(mean) else half_width
-
-
-def _cell(published: Published, values: pd.Series, role: str, note: str) -> Cell:
-    mean, half_width = _mean_and_half_width(values)
-    cell = Cell(published, mean, role, ci_half_width=half_width,
-                baseline=baseline(published) if role == "prediction" else math.nan,
-                tolerance=tolerance(published), note=note)
-    imprecise = imprecise_note(cell, len(values), CAP)
-    return dataclasses.replace(cell, note=f"{note} {imprecise}") if imprecise else cell
-
-
-def _table1_cells(runs: dict) -> list[Cell]:
-    return [_cell(published, runs[column_name(key)][TABLE1_COLUMN_OF[published.row]], role, note)
-            for key, specs in table1_cells().items() for published, (role, note) in specs.items()]
-
-
-def dedicated_rate(runs: dict) -> float:
+def dedicated_rate(runs: dict[str, pd.DataFrame]) -> float:
     """The model's own page rate of the dedicated 2-drive dump, over the calibration's ``REPLICATIONS`` seeds."""
-    return float(np.mean(runs["SPXTAPE DUMP 2"]["pages_per_s"].iloc[:REPLICATIONS]))
+    return float(np.mean(runs[column_name(DUMP_2)]["pages_per_s"].iloc[:REPLICATIONS]))
 
 
-def _table2_cells(rate: float, concurrent: pd.DataFrame) -> list[Cell]:
-    params = calibrate_concurrent(rate)
-    targets = _precision({table2_cell(row): table2_role(row) for row in TABLE2_ROWS}, TABLE2_ROWS)
-    wide = replicate_until(table2_model, params, targets, seed=SEED, initial=INITIAL, cap=CAP).wide()
-    cells = [_cell(table2_cell(row), wide[metric], *table2_role(row)) for row, metric in TABLE2_ROWS.items()]
-    cells.append(_cell(table2_cell(CONCURRENT_TAPES), concurrent["tapes"], *table2_role(CONCURRENT_TAPES)))
-    return cells
+def concurrent_configuration(finished: dict[str, dict[str, pd.DataFrame]]) -> dict:
+    """The Table 2 volume, calibrated against the dedicated 2-drive dump's simulated rate."""
+    return {TABLE2_COLUMN: calibrate_concurrent(dedicated_rate(finished[TABLE1]))}
+
+
+def experiments() -> list[Experiment]:
+    """Table 1's six configurations with the concurrent dump's tape run, then the Table 2 volume."""
+    p = calibrate()
+    runs = {column_name(key): comparison_run(p, *key) for key in CONFIGURATIONS}
+    return [Experiment(TABLE1, model, {**runs, CONCURRENT_RUN: concurrent_dump(p)}, initial=INITIAL, cap=CAP),
+            Experiment(TABLE2, table2_model, concurrent_configuration, initial=INITIAL, cap=CAP)]
+
+
+# --- building blocks of Table 1's cells (each one kind of cell, its role fixed) --------------------------------
+
+def _where(key: tuple, column: str) -> str:
+    """The key of a Table 1 cell, as derivations name their sources."""
+    return table1_cell(key, column).where
+
+
+def _metric(key: tuple, column: str) -> Simulated:
+    return metric(TABLE1, column_name(key), column)
+
+
+def _sptape(key: tuple) -> tuple:
+    """The SPTAPE run of the same function: the reference of every ratio."""
+    return "SPTAPE", key[1], 1
+
+
+def _over(numerator: float, denominator: float) -> float:
+    return numerator / denominator
+
+
+def _reduction_pct(sptape_tapes, tapes):
+    return 100.0 * (1.0 - tapes / sptape_tapes)
+
+
+def calibration(key: tuple, column: str, tolerance: Tolerance = DEFAULT) -> CellSpec:
+    """A Table 1 cell that sets the parameter :data:`.calibration.TABLE1_CALIBRATION` names."""
+    return CellSpec(table1_cell(key, column), "calibration", _metric(key, column), tolerance,
+                    sets=TABLE1_CALIBRATION[key, column], note="Inverted in calibration.calibrate.")
+
+
+def elapsed_ratio(key: tuple) -> CellSpec:
+    sptape = _sptape(key)
+    return CellSpec(table1_cell(key, "elapsed_ratio"), "derived",
+                    ratio(TABLE1, column_name(sptape), column_name(key), "elapsed_s"),
+                    derivation=Derivation((_where(key, "elapsed_s"), _where(sptape, "elapsed_s")), _over,
+                                          f"By definition: the elapsed time over the SPTAPE {key[1]} elapsed time "
+                                          "(1 for SPTAPE itself)"),
+                    note="Per replication, against the SPTAPE run of the same seed.")
+
+
+def rate_ratio(key: tuple) -> CellSpec:
+    sptape = _sptape(key)
+    return CellSpec(table1_cell(key, "rate_ratio"), "derived",
+                    ratio(TABLE1, column_name(key), column_name(sptape), "elapsed_s"),
+                    derivation=Derivation((_where(sptape, "elapsed_s"), _where(key, "elapsed_s")), _over,
+                                          "By definition: the reciprocal of the elapsed-time ratio (1 for SPTAPE)"),
+                    note="Per replication, against the SPTAPE run of the same seed.")
+
+
+def change_time(key: tuple) -> CellSpec:
+    minute, drives = facts()["tape_change_time"], key[2]
+    return CellSpec(table1_cell(key, "tape_change_s"), "derived", _metric(key, "tape_change_s"),
+                    derivation=Derivation((_where(key, "tapes"),), lambda tapes: (tapes - drives) * minute,
+                                          "By construction: (tapes - drives) changes x the stated 1-minute change"),
+                    note="The report's changes took about 62 s each.")
+
+
+def serial_idle(key: tuple) -> CellSpec:
+    return CellSpec(table1_cell(key, "system_idle_s"), "derived", _metric(key, "system_idle_s"),
+                    derivation=Derivation((_where(key, "tape_change_s"),), lambda change: change,
+                                          "Equal to the tape change time by construction: SPTAPE is one serial "
+                                          "server, so nothing overlaps a change"))
+
+
+def reading_bound_elapsed(key: tuple) -> CellSpec:
+    return CellSpec(table1_cell(key, "elapsed_s"), "derived", _metric(key, "elapsed_s"),
+                    derivation=Derivation((_where(DUMP_4, "elapsed_s"), _where(DUMP_4, "system_idle_s"),
+                                           _where(key, "system_idle_s")),
+                                          lambda reading, reading_idle, idle: reading - reading_idle + idle,
+                                          "By construction: the dump is reading-bound (one drive takes 732 pages/s, "
+                                          "the volumes give 311), so its time is the 4-drive reading time plus its "
+                                          "own idle time"))
+
+
+def overlapped(key: tuple, tolerance: Tolerance = DEFAULT) -> CellSpec:
+    return CellSpec(table1_cell(key, "overlapped_change_s"), "derived", _metric(key, "overlapped_change_s"),
+                    tolerance, derivation=Derivation((_where(key, "tape_change_s"), _where(key, "system_idle_s")),
+                                                     lambda change, idle: change - idle,
+                                                     "By definition: tape change time minus system idle time"))
+
+
+def overlap_pct(key: tuple) -> CellSpec:
+    return CellSpec(table1_cell(key, "overlap_pct"), "derived", _metric(key, "overlap_pct"), WHOLE_POINTS,
+                    derivation=Derivation((_where(key, "overlapped_change_s"), _where(key, "tape_change_s")),
+                                          lambda overlapped_s, change: 100.0 * overlapped_s / change,
+                                          "By definition: the overlapped time as a share of the tape change time"))
+
+
+def load_tapes(key: tuple, dump: tuple) -> CellSpec:
+    return CellSpec(table1_cell(key, "tapes"), "derived", _metric(key, "tapes"), WHOLE_TAPES,
+                    derivation=Derivation((_where(dump, "tapes"),), lambda tapes: tapes,
+                                          f"Copy of the {column_name(dump)} count: the load reads its tapes back"))
+
+
+def tape_reduction(key: tuple) -> CellSpec:
+    sptape = _sptape(key)
+    return CellSpec(table1_cell(key, "tape_reduction_pct"), "derived",
+                    Simulated(TABLE1, ((column_name(sptape), "tapes"), (column_name(key), "tapes")), _reduction_pct),
+                    WHOLE_POINTS,
+                    derivation=Derivation((_where(sptape, "tapes"), _where(key, "tapes")), _reduction_pct,
+                                          f"By definition: 1 - tapes / the SPTAPE {key[1]} tapes"),
+                    note="Per replication, against the SPTAPE run of the same seed.")
+
+
+def processor_util(key: tuple) -> CellSpec:
+    processors = facts()["processors"]
+    return CellSpec(table1_cell(key, "processor_util_pct"), "derived", _metric(key, "processor_util_pct"),
+                    derivation=Derivation((_where(key, "processor_s"), _where(key, "elapsed_s")),
+                                          lambda processor, elapsed: 100.0 * processor / (processors * elapsed),
+                                          "By definition (footnote 1): processor time over 4 x the elapsed time"))
+
+
+def reference_baseline(key: tuple, column: str, ground: str) -> Baseline:
+    """The published value of ``column`` in the reference configuration ``key`` (persistence)."""
+    return Baseline(table1_cell(key, column).value, "persistence", ground)
+
+
+#: Grounds of the baselines: which measured configuration a planner without the model would carry over.
+MORE_DRIVES = "the 1-drive SPXTAPE dump, the reference configuration: the same with more drives"
+SAME_TAPES_AGAIN = "the 1-drive SPXTAPE dump whose tapes the load reads back, with the same drive"
+SPTAPE_OWN_DUMP = "SPTAPE's own dump: a load is expected to take what the dump took"
+MEASURED_PROCESSOR = ("the 2-drive SPXTAPE dump, the one dump whose processor time was measured: moving the "
+                      "same pages back is expected to cost as much")
+DEDICATED_DUMP = ("the dedicated 1-drive SPXTAPE dump: a dump of a subset of the files next to interactive users "
+                  "is expected to need as many tapes")
+
+#: Notes of the simulated predictions: which mechanism gives the number.
+OTHER_DRIVES = ("Simulated: while one drive changes, the others take the blocks and the buffer absorbs the rest; "
+                "idle only when changes coincide or come after the last read.")
+FIRST_FREE = ("Simulated: each 32 KB block goes to the first free drive, so n drives end with up to n partly "
+              "filled cartridges.")
+
+
+def table2_calibration(row: str, model_metric: str) -> CellSpec:
+    """A Table 2 cell that sets the parameter :data:`.calibration.TABLE2_CALIBRATION` names."""
+    return CellSpec(table2_cell(row), "calibration", metric(TABLE2, TABLE2_COLUMN, model_metric),
+                    sets=TABLE2_CALIBRATION[row], note="Inverted in calibration.calibrate_concurrent.")
+
+
+def table2_derived(row: str, model_metric: str, sources: tuple[str, ...], identity, why: str) -> CellSpec:
+    return CellSpec(table2_cell(row), "derived", metric(TABLE2, TABLE2_COLUMN, model_metric),
+                    derivation=Derivation(tuple(table2_cell(source).where for source in sources), identity, why))
+
+
+def cells() -> list[CellSpec]:
+    """Every compared cell: Table 1 by configuration in the table's order, then Table 2 and the text."""
+    without = without_dump()
+    return [
+        # SPTAPE DUMP: the reference of the dumps' ratios
+        calibration(SPTAPE_DUMP, "elapsed_s"), elapsed_ratio(SPTAPE_DUMP), rate_ratio(SPTAPE_DUMP),
+        change_time(SPTAPE_DUMP), serial_idle(SPTAPE_DUMP), overlapped(SPTAPE_DUMP, WHOLE_SECONDS),
+        overlap_pct(SPTAPE_DUMP), calibration(SPTAPE_DUMP, "tapes", WHOLE_TAPES),
+        # SPXTAPE DUMP to 1 drive: the reference configuration of the predictions
+        reading_bound_elapsed(DUMP_1), elapsed_ratio(DUMP_1), rate_ratio(DUMP_1), change_time(DUMP_1),
+        calibration(DUMP_1, "system_idle_s"), overlapped(DUMP_1), overlap_pct(DUMP_1),
+        calibration(DUMP_1, "tapes", WHOLE_TAPES), tape_reduction(DUMP_1),
+        # SPXTAPE DUMP to 2 drives
+        reading_bound_elapsed(DUMP_2), elapsed_ratio(DUMP_2), rate_ratio(DUMP_2), change_time(DUMP_2),
+        CellSpec(table1_cell(DUMP_2, "system_idle_s"), "prediction", _metric(DUMP_2, "system_idle_s"), WHOLE_SECONDS,
+                 baseline=reference_baseline(DUMP_1, "system_idle_s", MORE_DRIVES), note=OTHER_DRIVES),
+        overlapped(DUMP_2), overlap_pct(DUMP_2),
+        CellSpec(table1_cell(DUMP_2, "tapes"), "prediction", _metric(DUMP_2, "tapes"), WHOLE_TAPES,
+                 baseline=reference_baseline(DUMP_1, "tapes", MORE_DRIVES), note=FIRST_FREE),
+        tape_reduction(DUMP_2), calibration(DUMP_2, "processor_s"), processor_util(DUMP_2),
+        # SPXTAPE DUMP to 4 drives
+        calibration(DUMP_4, "elapsed_s"), elapsed_ratio(DUMP_4), rate_ratio(DUMP_4), change_time(DUMP_4),
+        CellSpec(table1_cell(DUMP_4, "system_idle_s"), "prediction", _metric(DUMP_4, "system_idle_s"), WHOLE_SECONDS,
+                 baseline=reference_baseline(DUMP_1, "system_idle_s", MORE_DRIVES), note=OTHER_DRIVES),
+        overlapped(DUMP_4), overlap_pct(DUMP_4),
+        CellSpec(table1_cell(DUMP_4, "tapes"), "prediction", _metric(DUMP_4, "tapes"), WHOLE_TAPES,
+                 baseline=reference_baseline(DUMP_1, "tapes", MORE_DRIVES), note=FIRST_FREE),
+        tape_reduction(DUMP_4),
+        # SPTAPE LOAD: the reference of the loads' ratios
+        CellSpec(table1_cell(SPTAPE_LOAD, "elapsed_s"), "prediction", _metric(SPTAPE_LOAD, "elapsed_s"),
+                 baseline=reference_baseline(SPTAPE_DUMP, "elapsed_s", SPTAPE_OWN_DUMP),
+                 note="SPTAPE's serial sum for the load: tape reads at the assumed 3 MB/s, the file creation "
+                      "calibrated on SPXTAPE's load, page writes at the calibrated page time and 11 one-minute "
+                      "changes, one after another."),
+        elapsed_ratio(SPTAPE_LOAD), rate_ratio(SPTAPE_LOAD), change_time(SPTAPE_LOAD), serial_idle(SPTAPE_LOAD),
+        overlapped(SPTAPE_LOAD, WHOLE_SECONDS), overlap_pct(SPTAPE_LOAD), load_tapes(SPTAPE_LOAD, SPTAPE_DUMP),
+        # SPXTAPE LOAD from 1 drive
+        calibration(LOAD, "elapsed_s"), elapsed_ratio(LOAD), rate_ratio(LOAD), change_time(LOAD),
+        CellSpec(table1_cell(LOAD, "system_idle_s"), "prediction", _metric(LOAD, "system_idle_s"), WHOLE_SECONDS,
+                 baseline=reference_baseline(DUMP_1, "system_idle_s", SAME_TAPES_AGAIN),
+                 note="Simulated: the drive reads ahead into the buffer (calibrated on the 1-drive dump) while file "
+                      "creation drains it; a change idles the run when the buffer runs dry first (after a run of "
+                      "huge files, whose chunks are created quickly)."),
+        overlapped(LOAD), overlap_pct(LOAD), load_tapes(LOAD, DUMP_1), tape_reduction(LOAD),
+        CellSpec(table1_cell(LOAD, "processor_s"), "prediction", _metric(LOAD, "processor_s"),
+                 baseline=reference_baseline(DUMP_2, "processor_s", MEASURED_PROCESSOR),
+                 note="The model charges processor time per page moved (calibrated on the 2-drive dump) and none "
+                      "per spool file created, so it gives the load the dump's 79 s."),
+        processor_util(LOAD),
+        # Table 2: the 2-drive dump next to 5,500 CMS users, and the text's tape count
+        table2_calibration("SPXTAPE pages/s (text)", "dump_pages_per_s"),
+        table2_calibration("AVG LAST (T)", "avg_last_s"),
+        table2_derived("ETR (T)", "etr", ("AVG LAST (T)",), lambda response: closed_loop_etr(response, without),
+                       "By construction of metrics.system_effects: users who think and wait in a closed loop, "
+                       "from the run without the dump"),
+        table2_derived("RIO RATE (V)", "rio_rate", ("ETR (T)", "SPXTAPE pages/s (text)"),
+                       lambda etr, rate: real_io_rate(etr, rate, without),
+                       "By construction of metrics.system_effects: the users' I/O scaled with their commands, plus "
+                       "a read per page and a write per 32 KB block of the dump"),
+        table2_derived("RIO/CMD (V)", "rio_per_cmd", ("RIO RATE (V)", "ETR (T)"), _over,
+                       "By definition: RIO RATE over ETR (T)"),
+        table2_derived("NONPAGE RIO/CMD (V)", "nonpage_rio_per_cmd", ("ETR (T)", "SPXTAPE pages/s (text)"),
+                       lambda etr, rate: nonpage_rio_per_cmd(etr, rate, without),
+                       "By construction of metrics.system_effects: the users' own non-paging I/O per command plus "
+                       "the dump's I/O spread over the commands"),
+        CellSpec(table2_cell(CONCURRENT_TAPES), "prediction", metric(TABLE1, CONCURRENT_RUN, "tapes"), WHOLE_TAPES,
+                 baseline=reference_baseline(DUMP_1, "tapes", DEDICATED_DUMP),
+                 note="Simulated: the calibrated 2-drive dump of the 264,000 pages (10.2 per file) of the "
+                      "concurrent run."),
+    ]
 
 
 def comparison() -> pd.DataFrame:
     """The standard comparison table of Tables 1 and 2 (deterministic: every seed derives from ``SEED``)."""
-    runs = simulated_runs()
-    cells = _table1_cells(runs) + _table2_cells(dedicated_rate(runs), runs[CONCURRENT_RUN])
-    return comparison_table(cells, study=STUDY, document=DOCUMENT)
+    return evaluate(KEY, DOCUMENT, SEED, experiments(), cells())

@@ -116,15 +116,36 @@ def system_effects(volume: dict, p: ConcurrentParams, without: dict) -> dict[str
 
     ``without`` holds the without-dump run's published ``response_s`` (AVG LAST),
     ``think_s`` (AVG THINK), ``etr`` (ETR (T)), ``rio_rate`` (RIO RATE) and
-    ``nonpage_rio_per_cmd``: the state the dump is added to.
+    ``nonpage_rio_per_cmd``: the state the dump is added to.  The rows after
+    AVG LAST are the closed forms below, which the comparison also applies to
+    the published cells to show that the report's numbers obey them.
     """
     io_per_command = DUMP_VOLUMES * p.user_io_rate / without["etr"]
     extra_wait = volume["user_io_response_s"] - user_io_response_alone(p)
     response = without["response_s"] + io_per_command * extra_wait
-    # closed loop: each user alternates thinking and waiting, so throughput ~ 1 / (Z + R)
-    etr = without["etr"] * (without["think_s"] + without["response_s"]) / (without["think_s"] + response)
-    dump_io = volume["dump_pages_per_s"] * (1 + 1 / PAGES_PER_BLOCK)
-    rio = without["rio_rate"] * etr / without["etr"] + dump_io
+    etr = closed_loop_etr(response, without)
+    rio = real_io_rate(etr, volume["dump_pages_per_s"], without)
     return {"dump_pages_per_s": volume["dump_pages_per_s"], "avg_last_s": response, "etr": etr,
             "rio_rate": rio, "rio_per_cmd": rio / etr,
-            "nonpage_rio_per_cmd": without["nonpage_rio_per_cmd"] + dump_io / etr}
+            "nonpage_rio_per_cmd": nonpage_rio_per_cmd(etr, volume["dump_pages_per_s"], without)}
+
+
+def closed_loop_etr(response_s: float, without: dict) -> float:
+    """Commands per second at response time ``response_s``: each user alternates thinking and waiting,
+    so throughput ~ 1 / (Z + R), scaled from the run without the dump."""
+    return without["etr"] * (without["think_s"] + without["response_s"]) / (without["think_s"] + response_s)
+
+
+def dump_io_rate(dump_pages_per_s: float) -> float:
+    """Real I/Os per second of the dump: one page read per page and one 32 KB tape write per eight pages."""
+    return dump_pages_per_s * (1 + 1 / PAGES_PER_BLOCK)
+
+
+def real_io_rate(etr: float, dump_pages_per_s: float, without: dict) -> float:
+    """RIO RATE: the users' own I/O, scaled with their commands, plus the dump's."""
+    return without["rio_rate"] * etr / without["etr"] + dump_io_rate(dump_pages_per_s)
+
+
+def nonpage_rio_per_cmd(etr: float, dump_pages_per_s: float, without: dict) -> float:
+    """NONPAGE RIO/CMD: the users' own non-paging I/O per command plus the dump's I/O spread over the commands."""
+    return without["nonpage_rio_per_cmd"] + dump_io_rate(dump_pages_per_s) / etr

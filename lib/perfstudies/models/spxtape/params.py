@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from perfstudies.params import Params, param
 
-STUDY = "spxtape"
+KEY = "spxtape"
 DOCUMENT = ("SPXTAPE Performance (excerpt from VM/ESA Release 2.2 Performance Report, "
             "GC24-5673-01), IBM, 1999")
 
