@@ -14,7 +14,7 @@ from perfstudies.models.spxtape.analytic import busiest_volume_pages, envelope
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_COLUMN_OF, TABLE1_ROWS, calibrate,
                                                     calibrate_concurrent, calibration_table, envelope_table,
                                                     table2_model)
-from perfstudies.models.spxtape.comparison import cells, comparison, experiments
+from perfstudies.models.spxtape.comparison import cells, experiments
 from perfstudies.models.spxtape.explore import (WIDGET_CONTROLS, WIDGET_RANGES, WidgetResult, one_drive_trace,
                                                 sweep, sweep_points, trace, widget_defaults, widget_run)
 from perfstudies.models.spxtape.figures import elapsed_chart, network_chart, run_chart, sweep_chart, widget_view
@@ -33,3 +33,4 @@ __all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "SEED", "STUDY", "TABLE1_COLUMN_
 #: The study, declared on the core contract (:mod:`perfstudies.study`).
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=SpxtapeParams, model=model, calibrate=calibrate,
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+comparison = STUDY.comparison

@@ -56,14 +56,13 @@ import pandas as pd
 
 from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, Simulated, metric, ratio
 from perfstudies.compare import DEFAULT, Tolerance, resolution
-from perfstudies.evaluate import evaluate
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, REPLICATIONS, TABLE1_CALIBRATION,
                                                     TABLE2_CALIBRATION, TABLE2_COLUMN, calibrate, calibrate_concurrent,
                                                     column_name, comparison_run, facts, table1_cell, table2_cell,
                                                     table2_model, without_dump)
 from perfstudies.models.spxtape.metrics import closed_loop_etr, nonpage_rio_per_cmd, real_io_rate
 from perfstudies.models.spxtape.network import model
-from perfstudies.models.spxtape.params import DOCUMENT, KEY, SEED, SpxtapeParams
+from perfstudies.models.spxtape.params import SpxtapeParams
 from perfstudies.runner import DEFAULT_CAP
 
 #: First and largest number of replications of any configuration.
@@ -324,8 +323,3 @@ def cells() -> list[CellSpec]:
                  note="Simulated: the calibrated 2-drive dump of the 264,000 pages (10.2 per file) of the "
                       "concurrent run."),
     ]
-
-
-def comparison() -> pd.DataFrame:
-    """The standard comparison table of Tables 1 and 2 (deterministic: every seed derives from ``SEED``)."""
-    return evaluate(KEY, DOCUMENT, SEED, experiments(), cells())
