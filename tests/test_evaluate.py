@@ -110,7 +110,7 @@ def test_a_cell_over_two_configurations_uses_every_replication_either_ran_for_it
         specs.append(CellSpec(Published("T", "x ratio", f"{name} over reference", 1.0), "derived",
                               ratio("pair", "reference", name, "x"),
                               derivation=Derivation((changed.where, reference.where), lambda a, b: a / b, "ratio")))
-    table = evaluate("pair", "doc", 1, [experiment], specs)
-    assert table.attrs["replications"] == {"pair": {"changed": 6, "reference": 6, "other": 2}}
-    counts = table.set_index("column")["replications"]
+    runs = simulate(1, [experiment], specs)
+    assert {config: len(frame) for config, frame in runs["pair"].items()} == {"changed": 6, "reference": 6, "other": 2}
+    counts = tabulate("pair", "doc", [experiment], specs, runs).set_index("column")["replications"]
     assert counts["changed over reference"] == 6 and counts["other over reference"] == 2

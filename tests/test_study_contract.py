@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from perfstudies.cells import CellSpec, Exact, Simulated, refused_derivations
+from perfstudies.params import Params
 from perfstudies.paths import ROOT
 from perfstudies.studies import STUDIES, study
 from perfstudies.study import Study
@@ -44,8 +45,11 @@ def test_every_derived_cell_follows_from_published_cells(specs):
 
 
 def test_every_calibration_cell_sets_a_named_parameter(record, specs):
-    """A field of the study's record, or a calibrated quantity its calibration module computes by that name."""
-    fields = {field.name for field in dataclasses.fields(record.params)}
+    """A field of one of the study's parameter records, or a calibrated quantity its calibration module
+    computes by that name."""
+    records = [value for value in vars(sys.modules[record.params.__module__]).values()
+               if isinstance(value, type) and issubclass(value, Params) and value is not Params]
+    fields = {field.name for params in records for field in dataclasses.fields(params)}
     calibration = sys.modules.get(record.calibrate.__module__)
     unknown = [(spec.key, spec.sets) for spec in specs if spec.role == "calibration"
                and spec.sets not in fields and not callable(getattr(calibration, spec.sets, None))]
