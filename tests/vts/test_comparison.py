@@ -13,7 +13,8 @@ from perfstudies.models.vts import DOCUMENT, KEY, STUDY, VTSParams, cells, exper
 from perfstudies.models.vts.analytic import bound_line, equation3
 from perfstudies.models.vts.calibration import published_rate
 from perfstudies.models.vts.comparison import (
-    ANALYTIC, BEST_CASE, CAP, FLAT, SIXTY, STATEMENT, TABLE4, analytic, printed, recall_bounds, statements, stronger,
+    ANALYTIC, BEST_CASE, CAP, FLAT, SIXTY, STATEMENT, TABLE4, analytic_part, printed, recall_bounds, statements,
+    stronger,
 )
 from perfstudies.cells import Baseline
 from perfstudies.models.vts.params import statement, text_value
@@ -258,7 +259,7 @@ def test_the_table_keeps_the_tolerance_policy(table):
     # their slopes and their values at CF 1, in host MB/s
     intercepts = table[table["row"].str.endswith(" b")]
     assert len(intercepts) == 6 and (intercepts["role"] == "derived").all()
-    scored = analytic(table)[analytic(table)["role"] == "prediction"]
+    scored = analytic_part(table)[analytic_part(table)["role"] == "prediction"]
     assert set(scored["row"].str.rsplit(" ", n=1).str[-1]) == {"m", "1"}
     # the best-case recall is scored as the range the paper states, not as a point
     ranged = table[table["bound_low"].notna()]
@@ -291,7 +292,7 @@ def test_ratios_are_computed_per_replication(table):
 
 def test_table4_is_its_own_part_apart_from_measurements(table):
     """Issue 25: the paper's analytic coefficients ("extended ... using analytical performance modeling")."""
-    part = analytic(table)
+    part = analytic_part(table)
     assert TABLE4.endswith(ANALYTIC) and set(part["table"]) == {TABLE4} and len(part) == 15
     assert part.index.min() > printed(table).index.max()
     assert not printed(table)["table"].str.startswith("Table 4").any()
@@ -302,9 +303,9 @@ def test_table4_is_its_own_part_apart_from_measurements(table):
 def test_statements_are_a_separate_part_after_the_printed_numbers(table):
     part = statements(table)
     assert len(part) == 7 and (part["table"].str.endswith(STATEMENT)).all()
-    assert len(printed(table)) + len(analytic(table)) + len(part) == len(table)
+    assert len(printed(table)) + len(analytic_part(table)) + len(part) == len(table)
     # every statement row comes after every printed row and after Table 4's analytic part
-    assert part.index.min() > max(printed(table).index.max(), analytic(table).index.max())
+    assert part.index.min() > max(printed(table).index.max(), analytic_part(table).index.max())
     assert (part["role"] == "prediction").all()
     assert set(part["table"]) == {FLAT, SIXTY, BEST_CASE}
 

@@ -11,7 +11,7 @@ table (:mod:`perfstudies.compare`).
 (:func:`printed`); then Table 4, whose coefficients are not measurements but the
 paper's own analytic model (its curves were "extended ... using analytical
 performance modeling", Sec. 3.5.1), in rows labelled :data:`TABLE4`
-(:func:`analytic`); then the paper's qualitative statements
+(:func:`analytic_part`); then the paper's qualitative statements
 (``data/vts/statements.csv``: PAF sustained write flat above CF 3, and hence
 about 50 MB/s at CF 4; peak write about 60% above sustained; a best-case recall
 of two to three minutes), each read as a number or a range, in rows whose table
@@ -541,7 +541,7 @@ def statements(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["table"].str.endswith(STATEMENT)]
 
 
-def analytic(table: pd.DataFrame) -> pd.DataFrame:
+def analytic_part(table: pd.DataFrame) -> pd.DataFrame:
     """Table 4's part of a comparison table: the paper's analytic coefficients (rows whose table ends in
     :data:`ANALYTIC`)."""
     return table[table["table"].str.endswith(ANALYTIC)]
