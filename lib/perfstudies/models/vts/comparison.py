@@ -304,16 +304,19 @@ def cells() -> list[CellSpec]:
                         f"peak write about 60% above sustained (Sec. 3.5.4): the base machine's calibrated peak "
                         f"write on the {cache} cache, {peak.value:g} MB/s, over {sixty.value:g}")
 
-    def proportional_ehpo(rate: Published, cache: str, what: str) -> Baseline:
+    def _on(rate: Published, middle: bool) -> str:
+        on = f"{rate.row} on the {rate.column}, {rate.value:g} MB/s (Fig. 3)"
+        return f"{on}; 576/144 GB lies between the smallest and the largest cache" if middle else on
+
+    def proportional_ehpo(rate: Published, middle: bool = False) -> Baseline:
         return Baseline(rate.value, "scaling",
                         f"EHPO throughput grows in proportion to CF from the base machine's rate at CF 1 (Sec. "
-                        f"3.5.3), so the line is (base rate) x CF: {what} is the base machine's {rate.row} on the "
-                        f"{cache} cache, {rate.value:g} MB/s (Fig. 3)")
+                        f"3.5.3), so the line is (base rate) x CF and m the {_on(rate, middle)}")
 
-    def base_at_cf1(rate: Published, cache: str) -> Baseline:
+    def base_at_cf1(rate: Published, middle: bool = False) -> Baseline:
         return Baseline(rate.value, "persistence",
-                        f"the EHPO lines start at CF 1 from the base machine's throughput (Sec. 3.5.3): its "
-                        f"{rate.row} on the {cache} cache, {rate.value:g} MB/s (Fig. 3)")
+                        f"the EHPO lines start at CF 1 from the base machine's throughput (Sec. 3.5.3): the "
+                        f"{_on(rate, middle)}")
 
     # --- Table 4 (analytic): slopes and values at CF 1 scored, intercepts derived
     def slope_cell(workload: str, groups: int, *candidates: Baseline) -> CellSpec:
@@ -335,22 +338,21 @@ def cells() -> list[CellSpec]:
     sus_cf1_576, peak_cf1_576 = _table4_at_cf1("sustained_write", 8), _table4_at_cf1("peak_write", 8)
     peak_m_288, peak_b_288, peak_m_1152 = (_table4("peak_write", 4, "m"), _table4("peak_write", 4, "b"),
                                            _table4("peak_write", 16, "m"))
-    middle = "576/144 GB lies between the smallest and the largest cache; the nearer of their two rates"
     table4 = [
         CellSpec(line.published, "calibration", Exact(functools.partial(bound, line.params)), sets="disk_fixed_s",
                  note="MB/s; limited by the 12 cache disk arms; the bound at CF 4 (closed form)."),
-        slope_cell("sustained_write", 4, proportional_ehpo(base_sus_small, "smallest", "m")),
+        slope_cell("sustained_write", 4, proportional_ehpo(base_sus_small)),
         intercept_cell("sustained_write", 4, base_sus_small,
                        "m + b is Fig. 3's base sustained write on the same cache (the EHPO lines start from the "
                        "base throughput at CF 1, Sec. 3.5.3)"),
-        slope_cell("sustained_write", 8, proportional_ehpo(base_sus_small, "smallest", f"m ({middle})"),
-                   proportional_ehpo(base_sus_large, "largest", f"m ({middle})")),
+        slope_cell("sustained_write", 8, proportional_ehpo(base_sus_small, True),
+                   proportional_ehpo(base_sus_large, True)),
         CellSpec(sus_cf1_576, "prediction", _line("sustained_write", 8, "m + b"),
-                 baseline=stronger(sus_cf1_576, base_at_cf1(base_sus_small, f"smallest ({middle})"),
-                                   base_at_cf1(base_sus_large, f"largest ({middle})")),
+                 baseline=stronger(sus_cf1_576, base_at_cf1(base_sus_small, True),
+                                   base_at_cf1(base_sus_large, True)),
                  note="MB/s; the value at CF 1 of a line fitted to the model's bound at CF 1-4 (closed form)."),
         intercept_cell("sustained_write", 8, sus_cf1_576, "m + b is the line's value at CF 1 (equation 3)"),
-        slope_cell("sustained_write", 16, proportional_ehpo(base_sus_large, "largest", "m")),
+        slope_cell("sustained_write", 16, proportional_ehpo(base_sus_large)),
         intercept_cell("sustained_write", 16, base_sus_large,
                        "m + b is Fig. 3's base sustained write on the same cache (the EHPO lines start from the "
                        "base throughput at CF 1, Sec. 3.5.3)"),
@@ -366,14 +368,14 @@ def cells() -> list[CellSpec]:
                                        lambda at_cf4, at_cf1: (4 * at_cf1 - at_cf4) / 3,
                                        "as m of this line: b = (4(m + b) - (4m + b)) / 3 of the two calibrated points"),
                  note="MB/s; the intercept of the model's line (closed form)."),
-        slope_cell("peak_write", 8, proportional_ehpo(base_peak_small, "smallest", f"m ({middle})"),
-                   proportional_ehpo(base_peak_large, "largest", f"m ({middle})")),
+        slope_cell("peak_write", 8, proportional_ehpo(base_peak_small, True),
+                   proportional_ehpo(base_peak_large, True)),
         CellSpec(peak_cf1_576, "prediction", _line("peak_write", 8, "m + b"),
-                 baseline=stronger(peak_cf1_576, base_at_cf1(base_peak_small, f"smallest ({middle})"),
-                                   base_at_cf1(base_peak_large, f"largest ({middle})")),
+                 baseline=stronger(peak_cf1_576, base_at_cf1(base_peak_small, True),
+                                   base_at_cf1(base_peak_large, True)),
                  note="MB/s; the value at CF 1 of a line fitted to the model's bound at CF 1-4 (closed form)."),
         intercept_cell("peak_write", 8, peak_cf1_576, "m + b is the line's value at CF 1 (equation 3)"),
-        slope_cell("peak_write", 16, proportional_ehpo(base_peak_large, "largest", "m")),
+        slope_cell("peak_write", 16, proportional_ehpo(base_peak_large)),
         CellSpec(_table4("peak_write", 16, "b"), "derived", _line("peak_write", 16, "b"),
                  derivation=Derivation((base_peak_large.where, peak_m_1152.where), _intercept,
                                        "m + b is the calibrated base peak write on the largest cache (at CF 1 EHPO "
