@@ -17,7 +17,7 @@ from perfstudies.models.vts.analytic import (
     recall_service_s, sustained_crossover_cf,
 )
 from perfstudies.models.vts.calibration import Rates, calibrate, calibration_table
-from perfstudies.models.vts.comparison import cells, experiments, printed, statements
+from perfstudies.models.vts.comparison import analytic_part, cells, experiments, printed, statements
 from perfstudies.models.vts.explore import (
     WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
     flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, sweep_points, theory_beside_simulation,
@@ -40,7 +40,8 @@ __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibra
            "comparison", "widget_run", "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo",
            "cache_configurations", "statement", "text_value", "bound", "bottleneck", "capacities", "copy_ceiling",
            "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",
-           "sustained_crossover_cf", "calibration_table", "printed", "statements", "WIDGET_FIELDS", "WIDGET_RANGES",
+           "sustained_crossover_cf", "calibration_table", "analytic_part", "printed", "statements", "WIDGET_FIELDS",
+           "WIDGET_RANGES",
            "cache_choices", "calibrated_constants", "contention_tasks", "equation3_table", "example_run",
            "flattening_candidates", "headline_bounds", "paf_against_bound", "recall_sweep", "theory_beside_simulation",
            "write_sweep", "capacity_chart", "hours_at_peak_chart", "recall_slider", "table4_chart",

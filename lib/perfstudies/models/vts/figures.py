@@ -100,7 +100,7 @@ def hours_at_peak_chart() -> alt.Chart:
 
 def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
     """Table 4's m and b, published beside the model's lines (fitted to its bound), one panel per coefficient."""
-    cells = table[(table["table"] == "Table 4") & table["row"].str.endswith((" m", " b"))]
+    cells = table[table["table"].str.startswith("Table 4") & table["row"].str.endswith((" m", " b"))]
     long = pd.concat([cells.assign(source="published", value=cells["published"]),
                       cells.assign(source="model", value=cells["model"])])
     order = list(dict.fromkeys(cells["column"]))
