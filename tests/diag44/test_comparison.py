@@ -3,11 +3,12 @@
 import pytest
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.cells import Simulated, refused_derivations
+from perfstudies.cells import CellSpec, Derivation, Simulated, refused_derivations
 from perfstudies.compare import DEFAULT, IMPRECISE
-from perfstudies.models.diag44 import CAP, STUDY, DiagParams, cells, experiments, model
+from perfstudies.models.diag44 import CAP, CAPS, STUDY, DiagParams, cells, experiments, model
 from perfstudies.models.diag44.calibration import CALIBRATION_CELLS, measurements, published_cell
-from perfstudies.models.diag44.comparison import PAIRS, run_params
+from perfstudies.models.diag44.comparison import (MAGNITUDE_BAND, PAIRS, _percent_change, change_resolution,
+                                                  key, run_params)
 
 #: Cells the derived rule refused (issue 24): System Util/Proc of EXPTD440 and EXPTD441 follow from the
 #: model's accounting, not from the report's rows, so they are predictions.
@@ -34,11 +35,48 @@ def test_every_published_cell_is_declared_once(specs):
                                                  published.drop_duplicates(["run_id", "metric"]).itertuples()]
 
 
+#: The text's changes that are not its table's own arithmetic (issue 25): the 6-VP run's transaction rate
+#: (-4.8% stated, -5.35% in the rows) and CP time per transaction (+12% stated, +17.9% in the rows).
+STATED = ("text: 9-way virtual processors · change in transaction rate · EXPTD440 -> EXPTD441 (%)",
+          "text: 9-way virtual processors · change in CP usec per transaction · EXPTD440 -> EXPTD441 (%)")
+
+
 def test_roles_calibration_derived_prediction(specs):
-    """16 calibration cells, 23 derived, 31 predictions: 25 and 29 before the derived rule moved two cells."""
+    """16 calibration cells, 34 derived, 20 predictions.
+
+    23 and 31 before issue 25 moved the eleven predicted text changes that are their two rows' own
+    arithmetic (to one unit of the text's last digit) to derived; 25 and 29 before issue 24's derived rule
+    moved two cells the other way.
+    """
     roles = [spec.role for spec in specs]
-    assert (roles.count("calibration"), roles.count("derived"), roles.count("prediction")) == (16, 23, 31)
+    assert (roles.count("calibration"), roles.count("derived"), roles.count("prediction")) == (16, 34, 20)
     assert all(spec.role == "prediction" for spec in specs if spec.key in NOW_PREDICTED)
+    changes = [spec for spec in specs if spec.published.table.startswith("text:")]
+    assert [spec.key for spec in changes if spec.role == "prediction"] == list(STATED)
+
+
+def test_a_text_change_is_derived_exactly_when_its_rows_reproduce_it(specs):
+    """Every text change, tried as an identity on its two rows at one unit of its printed digit: the fourteen
+    derived ones pass, the two predicted ones are refused (so they could not be derived)."""
+    for spec in (spec for spec in specs if spec.published.table.startswith("text:")):
+        before, after = spec.model.configurations
+        metric_name = spec.model.terms[0][1]
+        trial = CellSpec(spec.published, "derived", spec.model, change_resolution(before, after, metric_name),
+                         derivation=Derivation((key(before, metric_name), key(after, metric_name)),
+                                               _percent_change, "trial"), key=spec.key)
+        others = [other for other in specs if other.key != spec.key]
+        refused = refused_derivations([*others, trial])
+        assert (spec.role == "derived") == (refused == []), (spec.key, refused)
+
+
+def test_the_stated_changes_are_scored_as_direction_and_magnitude(specs):
+    """Half to twice the stated change: no change (the baseline) lies outside, so it never passes alone."""
+    stated = {spec.key: spec for spec in specs if spec.key in STATED}
+    assert {key_: spec.bounds for key_, spec in stated.items()} == {STATED[0]: (-9.6, -2.4), STATED[1]: (6.0, 24.0)}
+    assert MAGNITUDE_BAND == (0.5, 2.0)
+    for spec in stated.values():
+        low, high = spec.bounds
+        assert not low < spec.baseline.value < high
 
 
 def test_every_derived_cell_follows_from_published_cells(specs):
@@ -64,14 +102,26 @@ def test_calibration_cells_name_one_parameter_of_the_record(specs):
         {(run, published_cell(measurements(), run, metric).row) for run, metric in CALIBRATION_CELLS}
 
 
-def test_every_prediction_has_a_persistence_baseline_with_its_ground(specs):
+#: The baselines that are not persistence (issue 25): the strongest naive answer where a planner has more than one.
+SCALING = {"9-way fast path · DIAG 44/sec - Normal · Yes (EXPTD440)": 0.0,
+           "5-way fast path · DIAG 44/sec - Normal · Yes (EXPTD442)": 9056 * 8898 / 121035,
+           "5-way fast path · DIAG 44/sec - Fast Path · Yes (EXPTD442)": 9056.0}
+
+
+def test_every_prediction_has_the_strongest_baseline_with_its_ground(specs):
+    """Persistence from the 'before' column, except where the fast path's design or the 9-way's measured effect
+    is closer to the published value; a stated change's baseline is no change."""
     published = measurements().drop_duplicates(["run_id", "metric"])
     predictions = [spec for spec in specs if spec.role == "prediction"]
-    assert all(spec.baseline.kind == "persistence" and spec.baseline.ground for spec in predictions)
+    assert all(spec.baseline.ground for spec in predictions)
     for spec in predictions:
         if spec.published.table.startswith("text:"):
-            assert spec.baseline.value == 0, spec.key
+            assert spec.baseline.value == 0 and spec.baseline.kind == "persistence", spec.key
             continue
+        if spec.key in SCALING:
+            assert spec.baseline.kind == "scaling" and spec.baseline.value == pytest.approx(SCALING[spec.key])
+            continue
+        assert spec.baseline.kind == "persistence", spec.key
         reference = spec.baseline.ground.split()[4].rstrip(",")
         row = published[(published["run_id"] == reference) & (published["row"] == spec.published.row)]
         assert spec.baseline.value == row["value"].item(), spec.key
@@ -84,7 +134,7 @@ def test_each_comparison_is_one_experiment_of_its_two_runs():
     assert list(declared) == list(PAIRS)
     for name, (before, after) in PAIRS.items():
         assert declared[name].configurations == {before: run_params(before), after: run_params(after)}
-        assert declared[name].cap == CAP and declared[name].initial == 5
+        assert declared[name].cap == CAPS[name] <= CAP and declared[name].initial == 5
     assert run_params("EXPTD442").contention != DiagParams().contention, "the 5-way's own constants"
 
 
@@ -116,24 +166,38 @@ def test_model_identities_hold_exactly_in_one_replication():
 
 def test_the_table_has_every_cell_in_its_declared_role(table, specs):
     assert len(table) == 70
-    assert list(table["role"].value_counts().sort_index()) == [16, 23, 31]
+    assert list(table["role"].value_counts().sort_index()) == [16, 34, 20]
     derived = table[table["role"] == "derived"]
     assert derived["note"].str.len().gt(20).all(), "every derived cell says how it follows"
 
 
 def test_one_tolerance_policy(table):
+    """10% on measured cells, +-1 on published zeros, one unit of the printed digit on the derived changes."""
     zero = table["published"] == 0
-    assert ((table.loc[~zero, "tolerance"] == DEFAULT.value) & (table.loc[~zero, "tolerance_kind"] == "relative")).all()
+    texts = table["table"].str.startswith("text:")
+    measured = ~zero & ~texts
+    assert ((table.loc[measured, "tolerance"] == DEFAULT.value)
+            & (table.loc[measured, "tolerance_kind"] == "relative")).all()
     assert len(table[zero]) == 4
     assert (table.loc[zero, "tolerance_kind"] == "absolute").all() and (table.loc[zero, "tolerance"] == 1).all()
     assert table.loc[zero, "tolerance_reason"].str.contains("whole numbers").all()
     assert table.loc[zero, "within_tolerance"].all()
+    derived_changes = table[texts & (table["role"] == "derived")]
+    assert set(derived_changes["tolerance"]) == {0.1, 1.0}
+    assert derived_changes["tolerance_reason"].str.contains("last digit").all()
 
 
-def test_imprecise_predictions_say_so_in_the_standard_words(table):
+def test_every_prediction_is_decided_but_the_six_vp_spin_time(table):
+    """Issue 25: all but one verdict decided; the two stated changes are scored as ranges.
+
+    The 6-VP run's Sched Pct Spin Time ends at the cap (600) with its interval wholly outside its tolerance
+    (about 1.41 +- 0.05 against 1.234 +- 0.123) but less than two tolerances off, where
+    compare.required_half_width asks for a quarter of the tolerance (about 1,300 replications).
+    """
     predicted = table[table["role"] == "prediction"]
-    imprecise = predicted[~predicted["precise"].astype(bool)]
-    assert imprecise["note"].str.contains(IMPRECISE + ": 95% half-width", regex=False).all()
-    assert imprecise["note"].str.contains(f"the cap of {CAP} replications was reached").all()
-    assert not predicted[predicted["precise"].astype(bool)]["note"].str.contains(IMPRECISE).any()
+    undecided = predicted[predicted["verdict"] == "undecided"]
+    assert list(undecided["key"]) == ["9-way virtual processors · Sched Pct Spin Time · 6 (EXPTD441)"]
+    cell = undecided.iloc[0]
+    assert cell["model"] - cell["ci_half_width"] > cell["published"] * (1 + cell["tolerance"])
+    assert predicted["bound_low"].notna().sum() == 2
     assert (table["replications"] <= CAP).all() and (table["replications"] >= 5).all()
