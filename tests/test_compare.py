@@ -213,3 +213,12 @@ def test_sequential_targets_may_depend_on_the_current_mean():
 
     result = replicate_until(queue_model, params, {"mean_wait": target}, seed=2, initial=3, cap=20)
     assert calls and result.imprecise == ()
+
+
+def test_a_miss_whose_interval_lies_wholly_outside_its_tolerance_is_decided():
+    """1.41 ± 0.04 against 1.234 ± 10%: 1.42 tolerances off, below the decisive-miss threshold of 2, yet the
+    interval cannot reach the tolerance and is within a quarter of the error: a decided miss."""
+    miss = _cell("spin", 1.234, 1.41, ci_half_width=0.04)
+    assert miss.precise and miss.verdict == "miss"
+    assert not _cell("spin", 1.234, 1.41, ci_half_width=0.06).precise  # the interval reaches the tolerance
+    assert not _cell("spin", 1.234, 1.50, ci_half_width=0.14).precise  # outside, but wider than a quarter of the error

@@ -346,7 +346,10 @@ def decided(published: float, tolerance: Tolerance, model: float, half_width: fl
             bounds: tuple | None = None) -> bool:
     """Whether a simulated value's 95% half-width is narrow enough for a verdict.
 
-    A value: at most :func:`required_half_width`.  A bound: the interval
+    A value: at most :func:`required_half_width`, or, for a miss whose whole
+    interval lies outside the tolerance, at most a quarter of its error (the
+    decisive-miss rule without its threshold of two tolerances: the verdict
+    cannot flip, and "how far off" is known to ±25%).  A bound: the interval
     lies wholly inside or wholly outside it (it does not straddle an edge).
     An exact number (NaN half-width) is always decided.
     """
@@ -355,7 +358,10 @@ def decided(published: float, tolerance: Tolerance, model: float, half_width: fl
     if bounds is not None:
         low, high = bounds
         return not any(model - half_width <= edge <= model + half_width for edge in (low, high))
-    return half_width <= required_half_width(published, tolerance, model)
+    if half_width <= required_half_width(published, tolerance, model):
+        return True
+    error = abs(model - published)
+    return error - half_width > tolerance.allowed_error(published) and half_width <= PRECISION_FRACTION * error
 
 
 def required_half_width(published: float, tolerance: Tolerance, model: float) -> float:
