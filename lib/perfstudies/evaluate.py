@@ -14,8 +14,10 @@ Every study's comparison is computed here, the same way (:func:`evaluate`):
    rule of :func:`perfstudies.runner.replicate_until`) to the configurations
    of every calibrated or predicted cell whose 95% half-width is wider than
    :func:`perfstudies.compare.required_half_width` allows, until it is or the
-   experiment's cap is reached; a cell still imprecise at the cap says so in
-   its note (:func:`perfstudies.compare.imprecise_note});
+   experiment's cap is reached; a cell that declares a
+   :class:`~perfstudies.cells.Precision` (any role) is held to that too; a
+   cell still imprecise at the cap says so in its note
+   (:func:`perfstudies.compare.imprecise_note});
 4. each cell becomes a :class:`perfstudies.compare.Cell` (mean, half-width,
    baseline, note) and the cells the standard table.
 """
@@ -127,7 +129,8 @@ def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
             rows[config].append(model_metrics(experiment.model, configurations[config], seeds[index]))
         frames = {config: pd.DataFrame(rows[config]) for config in used}
         values = {spec.key: _values(spec.model, frames) for spec in specs}
-        short = {config for spec in specs if spec.role != "derived" and not _precise(spec, values[spec.key])
+        short = {config for spec in specs if (spec.role != "derived" or spec.precision is not None)
+                 and not _precise(spec, values[spec.key])
                  for config in spec.model.configurations if len(rows[config]) < experiment.cap}
         if not short:
             return frames, values
@@ -173,7 +176,10 @@ def _precise(spec: CellSpec, values: np.ndarray) -> bool:
     mean, half_width = estimate(values)
     if not math.isfinite(mean):
         return True  # nothing more replications could fix; the cell shows NaN and fails its checks
-    return half_width <= required_half_width(spec.published.value, spec.tolerance, mean)
+    wanted = required_half_width(spec.published.value, spec.tolerance, mean)
+    if spec.precision is not None:
+        wanted = min(wanted, spec.precision.half_width)
+    return half_width <= wanted
 
 
 def _cell(spec: CellSpec, values: np.ndarray | None, cap: int | None) -> Cell:
@@ -204,4 +210,7 @@ def _note(spec: CellSpec) -> str:
         parts.insert(0, f"{spec.derivation.why} (from {sources}).")
     else:
         parts.append(f"Baseline ({spec.baseline.kind}): {spec.baseline.ground}.")
+    if spec.precision is not None:
+        parts.append(f"Replicated to a 95% half-width of at most {spec.precision.half_width:.3g}: "
+                     f"{spec.precision.why}.")
     return " ".join(parts)
