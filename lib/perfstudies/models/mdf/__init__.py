@@ -22,10 +22,10 @@ from perfstudies.models.mdf.explore import (capacity_table, device_by_parameter,
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart)
 from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
-from perfstudies.models.mdf.params import (DOCUMENT, SEED, STUDY, DeviceParams, ImsParams, PanelParams, TsoParams,
+from perfstudies.models.mdf.params import (DOCUMENT, KEY, SEED, DeviceParams, ImsParams, PanelParams, TsoParams,
                                            Windows, domain_windows, held_busy_time)
 
-__all__ = ["STUDY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "build_network", "calibrate",
+__all__ = ["KEY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "build_network", "calibrate",
            "Calibration", "comparison", "widget_run", "panel_defaults", "sweep_points", "sweep",
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",

@@ -50,7 +50,7 @@ from perfstudies.compare import (DEFAULT, Cell, Published, Tolerance, comparison
 from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, PARAMETERS, SWITCH_PARAMETERS,
                                                 Calibration, DeviceCalibration, calibrate, rule_cell, tables)
 from perfstudies.models.mdf.network import ims_model, model, tso_model
-from perfstudies.models.mdf.params import DOCUMENT, SEED, STUDY, DeviceParams
+from perfstudies.models.mdf.params import DOCUMENT, KEY, SEED, DeviceParams
 from perfstudies.runner import summarize
 from perfstudies.sweep import sweep_until
 
@@ -409,4 +409,4 @@ def comparison() -> pd.DataFrame:
     results = model_results()
     cells = (_device_cells(results) + _domain_cells(results, "Table 3", IMS_METRICS, "ims")
              + _domain_cells(results, "Table 4", TSO_METRICS, "tso"))
-    return comparison_table(cells, study=STUDY, document=DOCUMENT)
+    return comparison_table(cells, study=KEY, document=DOCUMENT)
