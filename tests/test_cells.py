@@ -2,8 +2,8 @@
 
 import pytest
 
-from perfstudies.cells import (Baseline, CellSpec, Derivation, Exact, Experiment, Simulated, change_pct, metric,
-                               ratio, refused_derivations)
+from perfstudies.cells import (Baseline, CellSpec, Derivation, Exact, Experiment, Precision, Simulated, change_pct,
+                               metric, ratio, refused_derivations)
 from perfstudies.compare import Published, resolution
 
 A = Published("Table 1", "time (s)", "one drive", 100.0)
@@ -93,3 +93,15 @@ def test_experiment_checks_its_configurations():
         Experiment("e", lambda p, s: {}, {"a": 1})
     with pytest.raises(ValueError, match="Experiment.cap"):
         Experiment("e", lambda p, s: {}, lambda done: {}, initial=5, cap=3)
+
+
+def test_precision_needs_a_positive_width_and_a_reason():
+    assert Precision(0.1, "the devices' load").half_width == 0.1
+    for width in (0.0, -1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="Precision.half_width"):
+            Precision(width, "why")
+    with pytest.raises(ValueError, match="Precision.why"):
+        Precision(0.1, " ")
+    with pytest.raises(ValueError, match="CellSpec.precision = 0.1 has the wrong type"):
+        CellSpec(A, "calibration", metric("e", "one", "time_s"), sets="rate", precision=0.1)
+    assert _derived().precision is None

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, metric, ratio
+from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, Precision, metric, ratio
 from perfstudies.compare import COLUMNS, Published
 from perfstudies.evaluate import estimate, evaluate, simulate, tabulate
 from toy import mm1
@@ -82,6 +82,29 @@ def test_an_experiment_may_configure_itself_from_an_earlier_one():
     assert {name: {config: len(frame) for config, frame in configs.items()} for name, configs in runs.items()} \
         == {"first": {"light": 2}, "second": {"set": 2}}
     assert list(tabulate("mm1", "doc", [first, second], specs, runs)["replications"]) == [2, 2]
+
+
+def test_a_declared_precision_replicates_even_a_derived_cell():
+    """A cell a later stage depends on is replicated to its declared half-width, whatever its role."""
+    configurations = {"light": mm1.QueueParams(0.5, 500.0), "heavy": mm1.QueueParams(0.75, 500.0)}
+    short = Experiment("queue", mm1.model, configurations, initial=2, cap=4)
+    light = CellSpec(mm1.LIGHT, "calibration", Exact(lambda: 2.0), sets="arrival_rate")
+    heavy = CellSpec(mm1.HEAVY, "prediction", Exact(lambda: 4.0), baseline=Baseline(2.0, "persistence", "rho = 0.5"))
+
+    def slowdown(**extra):
+        return CellSpec(mm1.SLOWDOWN, "derived", ratio("queue", "light", "heavy", "time_in_system_s"),
+                        derivation=Derivation((mm1.HEAVY.where, mm1.LIGHT.where), lambda h, l: h / l, "ratio"),
+                        **extra)
+
+    def counts(specs):
+        return {config: len(frame) for config, frame in simulate(1, [short], specs)["queue"].items()}
+
+    assert counts([light, heavy, slowdown()]) == {"light": 2, "heavy": 2}
+    tight_specs = [light, heavy, slowdown(precision=Precision(1e-6, "a later experiment is set from it"))]
+    assert counts(tight_specs) == {"light": 4, "heavy": 4}
+    tight = evaluate("mm1", "doc", 1, [short], tight_specs)
+    assert "at most 1e-06: a later experiment is set from it" in tight.set_index("column").loc[
+        "rho = 0.75 over 0.5", "note"]
 
 
 def test_estimate_is_the_student_t_interval():

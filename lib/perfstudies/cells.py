@@ -19,6 +19,10 @@ A cell's *role* decides what else it must declare:
 ``prediction``   a :class:`Baseline`: the answer a capacity planner would give
                  without the model, with its ground.  Only these are scored.
 
+A cell whose value a later experiment is set from may also declare a
+:class:`Precision`: a tighter half-width than its tolerance asks, with the
+reason; the evaluator replicates it to that, whatever its role.
+
 How the model value is obtained is either :class:`Simulated` (a function,
 per replication, of metrics of one experiment's configurations, so ratios and
 changes between configurations use common random numbers) or :class:`Exact`
@@ -95,6 +99,34 @@ class Derivation:
             raise ValueError(f"Derivation.sources = {self.sources!r} has the wrong type: allowed a tuple of cell keys")
         check_callable("Derivation.identity", self.identity)
         check_text("Derivation.why", self.why, empty=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Precision:
+    """A 95% half-width tighter than the tolerance rule asks, because a later experiment uses the cell's value.
+
+    A staged comparison sets one experiment's configurations from another's
+    results (:class:`Experiment`); the error of the earlier value carries over
+    into the later cells, so the earlier cell may need to be known closer than
+    its own tolerance would ask, even when it is derived.
+
+    Parameters
+    ----------
+    half_width : float
+        The largest 95% half-width, in the cell's unit (> 0).
+    why : str
+        Which later cells need it, and how the width was chosen.
+    """
+
+    half_width: float
+    why: str
+
+    def __post_init__(self):
+        value = self.half_width
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and value > 0):
+            raise ValueError(f"Precision.half_width = {value!r} is not allowed: allowed a finite number > 0")
+        object.__setattr__(self, "half_width", float(value))
+        check_text("Precision.why", self.why, empty=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -221,6 +253,8 @@ class CellSpec:
         Derived cells: the sources and identity (checked on published values).
     baseline : Baseline
         Predicted cells: the planner's answer without the model.
+    precision : Precision
+        Optional, any role: a tighter half-width a later experiment needs.
     note : str
         What a reader needs to read the row (how the model gets the value).
     key : str
@@ -238,6 +272,7 @@ class CellSpec:
     sets: str = ""
     derivation: Derivation | None = None
     baseline: Baseline | None = None
+    precision: Precision | None = None
     note: str = ""
     key: str = ""
     bounds: tuple | None = None
@@ -256,6 +291,9 @@ class CellSpec:
                              "allowed a Tolerance")
         if self.bounds is not None:
             object.__setattr__(self, "bounds", check_bounds("CellSpec.bounds", self.bounds, self.published))
+        if self.precision is not None and not isinstance(self.precision, Precision):
+            raise ValueError(f"CellSpec.precision = {self.precision!r} has the wrong type for {where}: "
+                             "allowed a Precision or None")
         check_text("CellSpec.note", self.note)
         check_text("CellSpec.key", self.key)
         if not self.key:

@@ -14,10 +14,12 @@ Every study's comparison is computed here, the same way (:func:`evaluate`):
    rule of :func:`perfstudies.runner.replicate_until`) to the configurations
    of every calibrated or predicted cell whose 95% half-width is wider than
    :func:`perfstudies.compare.decided` allows, until it is or the
-   experiment's cap is reached; a cell still imprecise at the cap says so in
-   its note (:func:`perfstudies.compare.imprecise_note}); a configuration
-   also runs every seed a configuration it shares a cell with (a ratio, a
-   change) runs for its own cells, so that cell pairs all of them;
+   experiment's cap is reached; a cell that declares a
+   :class:`~perfstudies.cells.Precision` (any role) is held to that too; a
+   cell still imprecise at the cap says so in its note
+   (:func:`perfstudies.compare.imprecise_note}); a configuration also runs
+   every seed a configuration it shares a cell with (a ratio, a change) runs
+   for its own cells, so that cell pairs all of them;
 4. each cell becomes a :class:`perfstudies.compare.Cell` (mean, half-width,
    baseline, note) and the cells the standard table.
 """
@@ -153,7 +155,8 @@ def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
             rows[config].append(model_metrics(experiment.model, configurations[config], seeds[index]))
         frames = {config: pd.DataFrame(rows[config]) for config in used}
         values = {spec.key: _values(spec.model, frames) for spec in specs}
-        short = {config for spec in specs if spec.role != "derived" and not _precise(spec, values[spec.key])
+        short = {config for spec in specs if (spec.role != "derived" or spec.precision is not None)
+                 and not _precise(spec, values[spec.key])
                  for config in spec.model.configurations if len(rows[config]) < experiment.cap}
         if not short:
             return frames
@@ -218,6 +221,8 @@ def _precise(spec: CellSpec, values: np.ndarray) -> bool:
     mean, half_width = estimate(values)
     if not math.isfinite(mean):
         return True  # nothing more replications could fix; the cell shows NaN and fails its checks
+    if spec.precision is not None and not half_width <= spec.precision.half_width:
+        return False
     return decided(spec.published.value, spec.tolerance, mean, half_width, spec.bounds)
 
 
@@ -248,4 +253,7 @@ def _note(spec: CellSpec) -> str:
     elif spec.role == "derived":
         sources = "; ".join(spec.derivation.sources) or "a definition"
         parts.insert(0, f"{spec.derivation.why} (from {sources}).")
+    if spec.precision is not None:
+        parts.append(f"Replicated to a 95% half-width of at most {spec.precision.half_width:.3g}: "
+                     f"{spec.precision.why}.")
     return " ".join(parts)

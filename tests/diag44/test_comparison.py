@@ -187,17 +187,17 @@ def test_one_tolerance_policy(table):
     assert derived_changes["tolerance_reason"].str.contains("last digit").all()
 
 
-def test_every_prediction_is_decided_but_the_six_vp_spin_time(table):
-    """Issue 25: all but one verdict decided; the two stated changes are scored as ranges.
+def test_every_prediction_is_decided(table):
+    """Issue 25: every verdict decided; the two stated changes are scored as ranges.
 
-    The 6-VP run's Sched Pct Spin Time ends at the cap (600) with its interval wholly outside its tolerance
-    (about 1.41 +- 0.05 against 1.234 +- 0.123) but less than two tolerances off, where
-    compare.required_half_width asks for a quarter of the tolerance (about 1,300 replications).
+    The slowest to decide is the 6-VP run's Sched Pct Spin Time: a miss (about 1.41 against 1.234 +- 0.123)
+    less than two tolerances off, decided once its whole interval lies outside the tolerance and is within a
+    quarter of its error (compare.decided), which takes the 3-vs-6 VP comparison past 600 replications.
     """
     predicted = table[table["role"] == "prediction"]
-    undecided = predicted[predicted["verdict"] == "undecided"]
-    assert list(undecided["key"]) == ["9-way virtual processors · Sched Pct Spin Time · 6 (EXPTD441)"]
-    cell = undecided.iloc[0]
-    assert cell["model"] - cell["ci_half_width"] > cell["published"] * (1 + cell["tolerance"])
+    assert (predicted["verdict"] != "undecided").all(), predicted.loc[predicted["verdict"] == "undecided", "key"]
+    spin = predicted.set_index("key").loc["9-way virtual processors · Sched Pct Spin Time · 6 (EXPTD441)"]
+    assert spin["verdict"] == "miss"
+    assert spin["model"] - spin["ci_half_width"] > spin["published"] * (1 + spin["tolerance"])
     assert predicted["bound_low"].notna().sum() == 2
     assert (table["replications"] <= CAP).all() and (table["replications"] >= 5).all()

@@ -46,7 +46,7 @@ PAIRS = {"9-way fast path": (BASE_RUN, FAST_RUN), "5-way fast path": (SMALL_RUN,
          "9-way virtual processors": (FAST_RUN, SIX_VPS)}
 #: Largest number of replications of each experiment's runs (the sequential rule stops earlier once every
 #: calibrated and predicted cell of the experiment is decided), and the number every run starts with.
-CAPS = {"9-way fast path": 40, "5-way fast path": 240, "9-way virtual processors": 600}
+CAPS = {"9-way fast path": 40, "5-way fast path": 240, "9-way virtual processors": 700}
 #: The largest cap (what a table's replication counts never exceed).
 CAP = max(CAPS.values())
 INITIAL_REPLICATIONS = 5

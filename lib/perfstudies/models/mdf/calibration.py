@@ -54,7 +54,7 @@ from perfstudies.compare import Published
 from perfstudies.data import load
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.network import RULE_METRICS, model, tso_model
-from perfstudies.models.mdf.params import RMF_RULES, SEED, SLICE_MS_AT_HALF, STUDY, DeviceParams, ImsParams, TsoParams
+from perfstudies.models.mdf.params import KEY, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams, ImsParams, TsoParams
 from perfstudies.runner import replicate
 
 #: The scheduling parameters the document measured, and the one the domains are calibrated on.
@@ -78,7 +78,7 @@ TABLE_NAMES = {"io_response_by_domain": "Table 1", "device_activity": "Table 2",
 @functools.cache
 def tables() -> dict[str, pd.DataFrame]:
     """The transcribed tables and workload facts, as loaded (and checked) from ``data/mdf``."""
-    return {name: load(STUDY, name) for name in (*TABLE_NAMES, "workload")}
+    return {name: load(KEY, name) for name in (*TABLE_NAMES, "workload")}
 
 
 def fact(name: str) -> float:

@@ -30,7 +30,7 @@ from scipy import stats
 
 from perfstudies.params import Params, param
 
-STUDY = "mdf"
+KEY = "mdf"
 DOCUMENT = "Partitioning Large Processors (Young, Poliak and Martindale, Amdahl Corporation)"
 #: Base seed of every simulated number of the study (calibration, comparison,
 #: the chapter's runs, widget re-runs and sweeps); replication i uses

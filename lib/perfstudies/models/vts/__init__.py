@@ -16,8 +16,9 @@ from perfstudies.models.vts.analytic import (
     bottleneck, bound, capacities, copy_ceiling, copy_service_s, equation3, import_export_minutes, mva_solution,
     recall_service_s, sustained_crossover_cf,
 )
-from perfstudies.models.vts.calibration import Rates, calibrate, calibration_table
-from perfstudies.models.vts.comparison import analytic_part, cells, experiments, printed, statements
+from perfstudies.models.vts.calibration import TABLE4, Rates, calibrate, calibration_table
+from perfstudies.models.vts.comparison import (BEST_CASE, FLAT, analytic_part, cells, experiments, printed, recall_bounds,
+                                             statements)
 from perfstudies.models.vts.explore import (
     WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
     flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, sweep_points, theory_beside_simulation,
@@ -36,7 +37,7 @@ STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=VTSParams, model=mod
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
 comparison = STUDY.comparison
 
-__all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments",
+__all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments", "BEST_CASE", "FLAT", "TABLE4", "recall_bounds",
            "comparison", "widget_run", "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo",
            "cache_configurations", "statement", "text_value", "bound", "bottleneck", "capacities", "copy_ceiling",
            "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",
