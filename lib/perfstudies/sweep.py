@@ -13,6 +13,7 @@ limit is lifted only by ``oversubscribe=True``, and ``max_workers`` is at most
 :data:`CONNECT_TIMEOUT_S`.
 """
 
+import ast
 import multiprocessing
 import os
 import pickle
@@ -22,9 +23,11 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pandas as pd
 
@@ -219,23 +222,85 @@ def _checked_options(scheduler, max_workers, progress, oversubscribe) -> dict:
 def _execute(model: Model, tasks: list, scheduler: str | None, max_workers: int | None,
              progress: bool, oversubscribe: bool = False) -> pd.DataFrame:
     """Run ``tasks`` on Dask, in one process, or on local worker processes; return the tidy rows."""
-    bar = dict(description=f"sweep {getattr(model, '__name__', 'model')}", enabled=progress, total=len(tasks))
+    name = f"sweep {getattr(model, '__name__', 'model')}"
+    bar = dict(description=name, enabled=progress, total=len(tasks))
     workers = worker_count(len(tasks), max_workers, oversubscribe)
     if scheduler is not None:
-        results = _run_on_dask(tasks, scheduler, bar)
-    elif workers == 1:
-        results = [_run_task(task) for task in progress_bar(tasks, **bar)]
+        results = _run_on_dask(tasks, scheduler, {**bar, "description": f"{name} (on Dask at {scheduler})"})
+        return pd.DataFrame([row for rows in results for row in rows])
+    method, reason = start_method() if workers > 1 else (None, "one worker")
+    if method is None:
+        results = [_run_task(task) for task in progress_bar(tasks, **{**bar, "description": f"{name} (in-process: "
+                                                                                          f"{reason})"})]
     else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_start_context()) as pool:
+        bar["description"] = f"{name} ({workers} {method} workers{': ' + reason if reason else ''})"
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_start_context(method)) as pool:
             chunk = max(1, len(tasks) // (4 * workers))
             results = list(progress_bar(pool.map(_run_task, tasks, chunksize=chunk), **bar))
     return pd.DataFrame([row for rows in results for row in rows])
 
 
-def _start_context():
-    """The multiprocessing context of local workers (:data:`START_METHOD`, preloading this module)."""
-    context = multiprocessing.get_context(START_METHOD)
-    context.set_forkserver_preload([__name__])
+def start_method() -> tuple[str | None, str]:
+    """How local workers start from here: ``(method, why)``, or ``(None, why)`` to run in-process.
+
+    * :data:`START_METHOD` (a fork server) as a rule: it re-imports the
+      caller's main module in each worker, which is harmless where the call
+      sits under an ``if __name__ == "__main__":`` guard, in a notebook, a
+      ``python -c`` command or an interactive session;
+    * ``"fork"`` when the caller is a plain script that calls the sweep
+      without that guard (a fork server would run the script again in every
+      worker, and fail in its bootstrapping phase) and this process runs no
+      other thread (a fork copies held locks with it);
+    * in-process (``None``) for such a script that does run other threads,
+      and in a daemonic process (a Dask worker, a pool worker), which may not
+      start children.
+    """
+    if multiprocessing.current_process().daemon:
+        return None, "a daemonic process (a Dask or pool worker) may not start worker processes"
+    script = _unguarded_main_script()
+    if script is None:
+        return START_METHOD, ""
+    if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return None, f"{script} calls the sweep without an if __name__ == '__main__' guard"
+    return "fork", f"{script} calls the sweep without an if __name__ == '__main__' guard"
+
+
+def _unguarded_main_script() -> str | None:
+    """The main script's path when a worker re-importing it would call the sweep again, else None."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not isinstance(path, str) or not path.endswith(".py") or not os.path.isfile(path):
+        return None  # a notebook, python -c, stdin, an interactive session: nothing to re-import
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return path
+    guards = [node for node in ast.walk(tree) if isinstance(node, ast.If) and _is_main_guard(node.test)]
+    frame = sys._getframe()
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None:  # the script's top level is not running this call: guarded if it has a guard at all
+        return None if guards else path
+    line = frame.f_lineno
+    inside = any(guard.body[0].lineno <= line <= (guard.body[-1].end_lineno or line) for guard in guards)
+    return None if inside else path
+
+
+def _is_main_guard(test) -> bool:
+    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [side for side in sides if isinstance(side, ast.Name) and side.id == "__name__"]
+    texts = [side for side in sides if isinstance(side, ast.Constant) and side.value == "__main__"]
+    return len(names) == 1 and len(texts) == 1
+
+
+def _start_context(method: str = START_METHOD):
+    """The multiprocessing context of local workers (a fork server preloads this module)."""
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload([__name__])
     return context
 
 
