@@ -327,15 +327,37 @@ def _run_chunk_isolated(chunk) -> list[list[dict]]:
     """
     child = subprocess.run([sys.executable, "-m", "perfstudies.sweep"], input=pickle.dumps(chunk),
                            capture_output=True, check=False)
+    worker = _worker_address()
     if child.returncode != 0:
-        raise RuntimeError(f"sweep chunk of {len(chunk)} tasks failed in its child process "
-                           f"({_exit_status(child.returncode)}); the end of its stderr:\n{_tail(child.stderr)}")
+        raise ChunkFailed(f"sweep chunk of {len(chunk)} tasks failed in its child process "
+                          f"({_exit_status(child.returncode)}){' on worker ' + worker if worker else ''}; "
+                          f"the end of its stderr:\n{_tail(child.stderr)}", worker)
     try:
         return pickle.loads(child.stdout)
     except Exception as error:
-        raise RuntimeError(f"sweep chunk of {len(chunk)} tasks: its child process exited 0 but its output "
-                           f"({len(child.stdout)} bytes) does not load ({error!r}); the end of its stderr:\n"
-                           f"{_tail(child.stderr)}") from error
+        raise ChunkFailed(f"sweep chunk of {len(chunk)} tasks: its child process exited 0 but its output "
+                          f"({len(child.stdout)} bytes) does not load ({error!r}); the end of its stderr:\n"
+                          f"{_tail(child.stderr)}", worker) from error
+
+
+class ChunkFailed(RuntimeError):
+    """A sweep chunk's child process failed; ``worker`` is the Dask worker it ran on ("" outside Dask)."""
+
+    def __init__(self, message: str, worker: str = ""):
+        super().__init__(message)
+        self.worker = worker
+
+    def __reduce__(self):
+        return type(self), (str(self), self.worker)
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return ""
 
 
 def _exit_status(returncode: int) -> str:
@@ -435,24 +457,54 @@ def _read_handshake(connection: socket.socket, deadline: float) -> bytes:
 
 
 def _run_on_dask(tasks, scheduler: str, bar: dict) -> list[list[dict]]:
-    from distributed import Client, as_completed
+    """Run the tasks in chunks on Dask; a chunk whose child process fails is retried once on another worker."""
+    from distributed import Client
 
-    with Client(scheduler, timeout=CONNECT_TIMEOUT_S) as client:
-        if not client.nthreads():
-            try:
-                client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
-            except TimeoutError:
-                raise ValueError(f"scheduler = {scheduler!r} has no workers and got none within "
-                                 f"{WORKER_TIMEOUT_S:g} s: allowed a scheduler with at least one worker") from None
-        workers = max(1, sum(client.nthreads().values()))
-        size = -(-len(tasks) // (2 * workers))  # two chunks per worker thread
-        chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
-        futures = client.map(_run_chunk_isolated, chunks, pure=False)
-        order = {future.key: position for position, future in enumerate(futures)}
-        results = [None] * len(futures)
-        for future in progress_bar(as_completed(futures), **{**bar, "total": len(chunks)}):
-            results[order[future.key]] = future.result()
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+    except (TimeoutError, OSError) as error:
+        raise ValueError(f"scheduler = {scheduler!r} answered Dask's handshake but the Dask client could not "
+                         f"connect within the timeout of {CONNECT_TIMEOUT_S:g} s "
+                         f"({type(error).__name__}{': ' + str(error) if str(error) else ''}): allowed the "
+                         "address of a running Dask scheduler that answers") from None
+    with client:
+        return _run_on_client(client, tasks, scheduler, bar)
+
+
+def _run_on_client(client, tasks, scheduler: str, bar: dict) -> list[list[dict]]:
+    from distributed import as_completed
+
+    if not client.nthreads():
+        try:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
+        except TimeoutError:
+            raise ValueError(f"scheduler = {scheduler!r} has no workers and got none within "
+                             f"{WORKER_TIMEOUT_S:g} s: allowed a scheduler with at least one worker") from None
+    workers = max(1, sum(client.nthreads().values()))
+    size = -(-len(tasks) // (2 * workers))  # two chunks per worker thread
+    chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
+    futures = client.map(_run_chunk_isolated, chunks, pure=False)
+    order = {future.key: position for position, future in enumerate(futures)}
+    results = [None] * len(futures)
+    for future in progress_bar(as_completed(futures), **{**bar, "total": len(chunks)}):
+        position = order[future.key]
+        try:
+            results[position] = future.result()
+        except ChunkFailed as first:
+            results[position] = _retry_chunk(client, chunks[position], first)
     return [rows for chunk in results for rows in chunk]
+
+
+def _retry_chunk(client, chunk, first: "ChunkFailed") -> list[list[dict]]:
+    """Run a failed chunk once more, on another worker when there is one; report both failures if it fails again."""
+    others = [address for address in client.nthreads() if address != first.worker]
+    where = dict(workers=others, allow_other_workers=False) if others else {}
+    retry = client.submit(_run_chunk_isolated, chunk, pure=False, **where)
+    try:
+        return retry.result()
+    except ChunkFailed as second:
+        place = "on another worker" if others else "on the same worker (the cluster has no other)"
+        raise ChunkFailed(f"{first}\nretried once {place}, and it failed again: {second}", second.worker) from None
 
 
 if __name__ == "__main__":
