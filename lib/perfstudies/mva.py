@@ -458,7 +458,7 @@ def _multi(demands, populations, think_times, delay, max_population) -> _Network
 def _check_cycle(network: _Network) -> None:
     for c, name in enumerate(network.classes):
         if network.think[c] + network.demand[:, c].sum() <= 0:
-            raise ValueError(f"class {name!r} has zero think time and zero demand everywhere: its jobs would "
+            raise ValueError(f"demands and think time are all zero for class {name!r}: its jobs would "
                              "cycle infinitely fast; allowed a positive think time or some positive demand")
 
 

@@ -469,7 +469,10 @@ def _target_at(metric: str, target, mean: float) -> float:
 def check_sequential(initial: int, cap: int) -> None:
     """Raise the standard ValueError unless ``2 <= initial <= cap <= MAX_REPLICATIONS``."""
     check_integer("initial", initial, low=2, high=MAX_REPLICATIONS)
-    check_integer("cap", cap, low=initial, high=MAX_REPLICATIONS)
+    check_integer("cap", cap, high=MAX_REPLICATIONS)
+    if cap < initial:
+        raise ValueError(f"cap = {cap!r} is out of range: allowed an integer initial ({initial}) <= cap <= "
+                         f"{MAX_REPLICATIONS}")
 
 
 def precision_targets(precision: Mapping[str, "float | Callable[[float], float]"]) -> dict:
@@ -522,6 +525,11 @@ def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: f
     by = [by] if isinstance(by, str) else by
     if not isinstance(by, Sequence) or not by or not all(isinstance(column, str) for column in by):
         raise ValueError(f"by = {by!r} has the wrong type: allowed a column name or a non-empty sequence of them")
+    if isinstance(runs, pd.DataFrame):
+        unknown = [column for column in by if column not in runs.columns]
+        if unknown:
+            raise ValueError(f"by = {by!r} names columns {unknown} that runs lacks: allowed columns of runs, "
+                             f"{list(runs.columns)}")
     _check_runs(runs, (*by, "value"), "runs")
     confidence = _check_confidence(confidence)
     grouped = runs.groupby(list(by), sort=False)["value"]

@@ -153,7 +153,7 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
         raise ValueError(f"precision = {precision!r} has the wrong type: allowed a sequence of "
                          "{metric: largest half-width} mappings, one per point")
     if len(precision) != len(points):
-        raise ValueError(f"precision has {len(precision)} entries: allowed one per point ({len(points)})")
+        raise ValueError(f"precision has {len(precision)} entries: allowed one per entry of points ({len(points)})")
     targets = []
     for index, target in enumerate(precision):
         if not isinstance(target, Mapping):
