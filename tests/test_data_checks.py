@@ -165,7 +165,7 @@ def test_an_oversized_manifest_or_csv_is_refused_before_parsing(table, monkeypat
 
 def test_a_long_name_is_refused_by_name():
     """Issue 27: ``data.load("vts", "a" * 252)`` raised ``OSError: File name too long``."""
-    with pytest.raises(ValueError, match=r"^name = 'aaaa.*\(252 characters\) is not allowed: allowed a name of 1 to 100"):
+    with pytest.raises(ValueError, match=r"^name = .aaaa.*\(252 characters\) is not allowed: allowed a name of 1 to 100"):
         data.load("vts", "a" * 252)
     with pytest.raises(ValueError, match=r"^study = .* is not allowed"):
         data.load("v" * 300, "table1")

@@ -629,7 +629,7 @@ DEMANDS = Arg(st.dictionaries(st.sampled_from(["cpu", "disk A", "disk B"]),
                               st.one_of(st.floats(1e-3, 1e3), st.just(0.0)), min_size=1, max_size=3),
               st.one_of(st.dictionaries(st.one_of(st.sampled_from(["cpu", "total", ""]), KEYS), NUMBERS, max_size=3),
                         HOSTILE))
-THINK = Arg(st.floats(0, 100), NUMBERS)
+THINK = Arg(st.one_of(st.just(0.0), st.floats(1e-3, 100)), NUMBERS)
 POPULATION = Arg(st.integers(1, 60), st.one_of(st.integers(-2, 0), st.sampled_from([10**7, 10**400]), HOSTILE))
 SERIES = Arg(st.lists(st.floats(-1e6, 1e6), min_size=50, max_size=120),
              st.one_of(st.lists(NUMBERS, max_size=60), st.just([10**400] * 60), st.just([1e300] * 60), HOSTILE))

@@ -252,7 +252,7 @@ def load(study: str, name: str) -> pd.DataFrame:
     """
     for argument, value in (("study", study), ("name", name)):
         if not isinstance(value, str) or not NAME.fullmatch(value) or ".." in value:
-            shown = repr(value) if len(repr(value)) <= 120 else f"{repr(value)[:100]}... ({len(value)} characters)"
+            shown = repr(value) if len(repr(value)) <= 120 else f"{repr(value)[:100]}... ({len(value) if isinstance(value, str) else len(repr(value))} characters)"
             raise ValueError(f"{argument} = {shown} is not allowed: allowed a {argument} of 1 to {MAX_NAME_CHARS} "
                              "letters, digits, '_', '.' or '-' (no path separators, no '..')")
     folder = DATA / study

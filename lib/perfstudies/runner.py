@@ -510,7 +510,12 @@ def metric_rows(metrics: Mapping[str, float], **keys) -> list[dict]:
             raise ValueError(f"metrics key {name!r} has the wrong type: allowed a metric name (str)")
         if not isinstance(value, numbers.Real):
             raise ValueError(f"metrics[{name!r}] = {value!r} has the wrong type: allowed a real number")
-        rows.append({**keys, "metric": name, "value": float(value)})
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float
+            raise ValueError(f"metrics[{name!r}] is an integer of {len(str(value))} digits: allowed a real number "
+                             "within a float's range") from None
+        rows.append({**keys, "metric": name, "value": number})
     return rows
 
 

@@ -86,9 +86,13 @@ def number(value, digits: int = 3) -> str:
     if value == 0:
         return "0"
     decimals = digits - 1 - math.floor(math.log10(abs(value)))
-    if abs(round(value, decimals)) >= 10 ** (digits - decimals):  # rounding carried into a new digit
-        decimals -= 1
-    text = f"{round(value, decimals):,.{max(0, decimals)}f}"
+    try:
+        if abs(round(value, decimals)) >= 10 ** (digits - decimals):  # rounding carried into a new digit
+            decimals -= 1
+        rounded = round(value, decimals)
+    except OverflowError:  # rounding up near the largest float
+        rounded = value
+    text = f"{rounded:,.{max(0, decimals)}f}"
     return text.replace("-", MINUS)
 
 
