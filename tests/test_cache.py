@@ -5,6 +5,7 @@ import json
 import math
 import pickle
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -215,3 +216,134 @@ def test_library_functions_count_by_name_chapter_functions_by_code():
 def test_bad_arguments_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name} = .*allowed"):
         call()
+
+
+# --- hardening, second round (issue 27): a folder that cannot be written, planted files, a bound ----------------
+
+import errno
+import os
+import tempfile
+import time
+
+
+def _entry_path(memo, name="demo"):
+    return memo.folder / f"{name}-{cache.entry_key(name, memo.compute, {})}.json"
+
+
+def _leftovers(folder):
+    return sorted(path.name for path in folder.iterdir() if path.name.endswith(".tmp"))
+
+
+def test_a_read_only_folder_returns_the_computed_value_with_one_warning(memo, monkeypatch):
+    """Issue 27: a read-only cache threw the computed result away with ``OSError: Read-only file system``."""
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    with pytest.warns(cache.CacheWarning, match=r"cannot be written \(OSError: Read-only file system\)") as caught:
+        assert memo.run([1.5, 2.5]) == [1.5, 2.5]
+        assert memo.run([1.5, 2.5]) == [1.5, 2.5]  # computed again, no second warning
+    assert len(caught) == 1
+    assert memo.calls == [[1.5, 2.5], [1.5, 2.5]]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through folder permissions")
+def test_an_unwritable_folder_returns_the_computed_value(memo):
+    memo.folder.chmod(0o555)
+    try:
+        with pytest.warns(cache.CacheWarning, match="cannot be written"):
+            assert memo.run({"a": 1}) == {"a": 1}
+    finally:
+        memo.folder.chmod(0o755)
+
+
+def test_a_directory_where_the_entry_belongs_leaves_nothing_behind(memo):
+    """Issue 27: ``IsADirectoryError`` escaped and the temporary file stayed behind."""
+    _entry_path(memo).mkdir()
+    with pytest.warns(cache.CacheWarning) as caught:
+        assert memo.run({"a": 1}) == {"a": 1}
+    assert len(caught) == 1 and "IsADirectoryError" in str(caught[0].message)
+    assert _leftovers(memo.folder) == []
+    assert _entry_path(memo).is_dir()
+
+
+def test_the_temporary_file_is_made_exclusively_in_the_folder_under_an_unpredictable_name(memo, monkeypatch):
+    made = []
+    mkstemp = tempfile.mkstemp
+
+    def recording(*args, **kwargs):
+        descriptor, name = mkstemp(*args, **kwargs)
+        made.append((kwargs.get("dir"), name))
+        return descriptor, name
+
+    monkeypatch.setattr(tempfile, "mkstemp", recording)
+    memo.run(1.5)
+    ((folder, name),) = made
+    assert Path(folder) == memo.folder and Path(name).parent == memo.folder
+    assert f".{os.getpid()}." not in Path(name).name  # not the old predictable name
+    assert _leftovers(memo.folder) == []
+
+
+def test_a_symlink_planted_at_the_old_temporary_name_or_at_the_entry_is_not_followed(memo, tmp_path_factory):
+    """Issue 27: the write followed a symlink planted at the (predictable) temporary name."""
+    victim = tmp_path_factory.mktemp("elsewhere") / "victim.txt"
+    victim.write_text("keep me")
+    entry = _entry_path(memo)
+    (memo.folder / f".{entry.name}.{os.getpid()}.tmp").symlink_to(victim)
+    assert memo.run({"a": 1}) == {"a": 1}
+    assert victim.read_text() == "keep me"
+    other = _entry_path(memo, "other")
+    other.symlink_to(victim)  # a symlink where an entry belongs: not read, replaced
+    with pytest.warns(cache.CacheWarning, match="cannot read it"):
+        assert memo.run({"b": 2}, name="other") == {"b": 2}
+    assert victim.read_text() == "keep me"
+    assert not other.is_symlink() and json.loads(other.read_bytes().partition(b"\n")[0])["name"] == "other"
+
+
+def _sized_entries(memo, count):
+    for index in range(count):
+        memo.run(list(range(200)), name=f"entry{index}")
+        path, = memo.folder.glob(f"entry{index}-*.json")
+        stamp = time.time() - 1000 + index  # entry0 the least recently used
+        os.utime(path, (stamp, stamp))
+    return sorted(memo.folder.glob("entry*.json"))
+
+
+def test_the_least_recently_used_entries_go_when_the_folder_passes_its_bound(memo, monkeypatch):
+    """Issue 27: nothing ever evicted (each change to lib/ or data/ added about 6.9 MB)."""
+    _sized_entries(memo, 4)
+    size = max(path.stat().st_size for path in memo.folder.glob("entry*.json"))
+    first, = memo.folder.glob("entry1-*.json")
+    assert memo.run(list(range(200)), name="entry1") == list(range(200))  # a read makes entry1 the newest
+    monkeypatch.setenv(cache.MAX_MB_VARIABLE, str(3.5 * size / 1e6))      # room for three
+    memo.run(list(range(200)), name="entry9")  # an entry of the same size
+    left = sorted(path.name.split("-")[0] for path in memo.folder.glob("*.json"))
+    assert left == ["entry1", "entry3", "entry9"]  # entry0 and entry2 were the least recently used
+    assert first.exists()
+
+
+def test_the_default_bound_and_a_bad_bound(memo, monkeypatch):
+    monkeypatch.delenv(cache.MAX_MB_VARIABLE, raising=False)
+    assert cache.max_bytes() == cache.DEFAULT_MAX_MB * 1_000_000
+    for text in ("abc", "0", "-5", "nan", "inf"):
+        monkeypatch.setenv(cache.MAX_MB_VARIABLE, text)
+        with pytest.raises(ValueError, match=rf"^PERFSTUDIES_CACHE_MAX_MB = '{text}' is not allowed"):
+            memo.run(1.0)
+    assert memo.calls == []  # refused before computing
+
+
+def test_an_entry_larger_than_the_bound_is_not_read(memo, monkeypatch):
+    memo.run(list(range(1000)))
+    monkeypatch.setenv(cache.MAX_MB_VARIABLE, "0.0001")  # 100 bytes
+    with pytest.warns(cache.CacheWarning, match="larger than the folder's bound"):
+        assert memo.run(list(range(1000))) == list(range(1000))
+
+
+def test_the_digest_guards_against_damage_not_against_a_writer(memo):
+    """What README says: an edited payload with its sha256 recomputed is returned as it is."""
+    memo.run({"a": 1})
+    header, _, _ = memo.entry().read_bytes().partition(b"\n")
+    forged = json.dumps(cache.encode({"a": 2}), separators=(",", ":")).encode()
+    fields = json.loads(header) | {"sha256": hashlib.sha256(forged).hexdigest()}
+    memo.entry().write_bytes(json.dumps(fields).encode() + b"\n" + forged)
+    assert memo.run({"a": 1}) == {"a": 2}

@@ -17,6 +17,16 @@ a key made from
 Change any of them and the result is computed again.  Delete ``_build/cache``
 to start from scratch.
 
+The folder is bounded: after each write the least recently used entries (by
+modification time, which a read refreshes) are deleted until the entries
+together take at most ``PERFSTUDIES_CACHE_MAX_MB`` megabytes (environment
+variable; default :data:`DEFAULT_MAX_MB`).  A folder that cannot be written
+(read-only, full, a directory where an entry belongs) costs speed, never the
+result: the value is computed and returned, with one :class:`CacheWarning`.
+An entry is written to a temporary file made by :func:`tempfile.mkstemp` in
+the folder (created exclusively, under an unpredictable name, never through a
+symlink) and renamed over the entry; entries are read without following symlinks.
+
 The files cannot run code: an entry is JSON (``<name>-<key>.json``), its first
 line a header with the format, the name, the key and the sha256 of the rest,
 which :func:`encode` writes from a closed set of types (``None``, bools,
@@ -26,8 +36,14 @@ pandas DataFrames, Series and indexes, and dataclass records defined in
 cannot be read, decoded or verified is computed again and replaced, with one
 :class:`CacheWarning` naming the file.  A result that would not come back
 exactly as it was computed is refused when it is stored.
+
+What the digest protects against: *damage* (a truncated write, a flipped bit,
+a hand edit of the payload alone).  It is not a signature: anyone who can
+write the folder can change a payload and its sha256 together, and that entry
+is returned as it is.  Keep the folder as private as the checkout.
 """
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -38,6 +54,7 @@ import math
 import os
 import re
 import sys
+import tempfile
 import types
 import warnings
 from collections.abc import Callable
@@ -60,6 +77,12 @@ DEPENDENCIES = ("Ciw", "numpy", "pandas", "scipy", "altair", "dask", "distribute
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}")
 #: Largest number of items of a chapter value that goes into the key by content.
 VALUE_ITEMS = 100_000
+#: Default bound of the folder's entries together, in megabytes (``PERFSTUDIES_CACHE_MAX_MB`` overrides it).
+DEFAULT_MAX_MB = 500
+#: The environment variable that sets the bound (a number of megabytes > 0).
+MAX_MB_VARIABLE = "PERFSTUDIES_CACHE_MAX_MB"
+#: File name of an entry: ``<name>-<24 hex digit key>.json``.
+ENTRY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}-[0-9a-f]{24}\.json")
 
 
 class CacheWarning(UserWarning):
@@ -105,17 +128,87 @@ def memoized(name: str, compute: Callable[[], object], **arguments) -> object:
         raise ValueError(f"name = {name!r} is not allowed: allowed 1-121 letters, digits, '_', '.' or '-', "
                          "starting with a letter or digit")
     check_callable("compute", compute)
+    limit = max_bytes()
     key = entry_key(name, compute, arguments)
     path = CACHE / f"{name}-{key}.json"
-    if path.exists():
+    if os.path.lexists(path):
         try:
-            return _read(path, name, key)
+            result = _read(path, name, key)
         except _Unreadable as reason:
-            _warn_once(path, str(reason))
+            _warn_once(path, f"disk memo entry cannot be used ({reason}); computing it again and replacing it")
+        else:
+            _touch(path)
+            return result
     result = compute()
-    _write(path, name, key, result)
+    try:
+        _write(path, name, key, result)
+    except OSError as error:
+        _warn_once(path, f"disk memo entry cannot be written ({type(error).__name__}: "
+                         f"{error.strerror or error}); returning the computed value without storing it")
+        return result
     _warned.discard(path)  # replaced: should it break again, that is news
+    evict(limit)
     return result
+
+
+def max_bytes() -> int:
+    """The folder's bound in bytes: ``PERFSTUDIES_CACHE_MAX_MB`` megabytes, or :data:`DEFAULT_MAX_MB`.
+
+    A value that is not a number > 0 is refused with a ValueError naming the variable.
+    """
+    text = os.environ.get(MAX_MB_VARIABLE)
+    if text is None or not text.strip():
+        return DEFAULT_MAX_MB * 1_000_000
+    try:
+        megabytes = float(text)
+    except ValueError:
+        megabytes = math.nan
+    if not (0 < megabytes < 1e9):
+        raise ValueError(f"{MAX_MB_VARIABLE} = {text!r} is not allowed: allowed a number of megabytes "
+                         f"0 < megabytes < 1e9 (unset: {DEFAULT_MAX_MB})")
+    return max(1, int(megabytes * 1_000_000))
+
+
+def evict(limit: int) -> list[Path]:
+    """Delete the least recently used entries until the rest take at most ``limit`` bytes; return the deleted.
+
+    Only files named like an entry count (and go); the most recently used entry
+    is kept even when it alone is larger than ``limit``.  Files that vanish or
+    cannot be deleted meanwhile are skipped.
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit = {limit!r} is not allowed: allowed a number of bytes >= 0")
+    entries = []
+    try:
+        with os.scandir(CACHE) as found:
+            for item in found:
+                if ENTRY.fullmatch(item.name) and item.is_file(follow_symlinks=False):
+                    try:
+                        status = item.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    entries.append((status.st_mtime_ns, item.name, status.st_size))
+    except OSError:
+        return []
+    entries.sort(reverse=True)  # the most recently used first
+    total, deleted = 0, []
+    for position, (_, file_name, size) in enumerate(entries):
+        total += size
+        if total > limit and position > 0:
+            try:
+                os.unlink(CACHE / file_name)
+            except OSError:
+                continue
+            deleted.append(CACHE / file_name)
+    return deleted
+
+
+def _touch(path: Path) -> None:
+    """Mark an entry used now (its modification time), for least-recently-used eviction."""
+    try:
+        os.utime(path, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        pass  # a read-only folder: the entry keeps its age
 
 
 def entry_key(name: str, compute: Callable[[], object], arguments: dict) -> str:
@@ -135,19 +228,18 @@ def _argument_text(value) -> str:
 _warned: set[Path] = set()
 
 
-def _warn_once(path: Path, reason: str) -> None:
+def _warn_once(path: Path, message: str) -> None:
     if path in _warned:
         return
     _warned.add(path)
-    warnings.warn(f"{path}: disk memo entry cannot be used ({reason}); computing it again and replacing it",
-                  CacheWarning, stacklevel=3)
+    warnings.warn(f"{path}: {message}", CacheWarning, stacklevel=3)
 
 
 def _read(path: Path, name: str, key: str) -> object:
     try:
-        raw = path.read_bytes()
+        raw = _read_bytes(path)
     except OSError as error:
-        raise _Unreadable(f"cannot read it: {error}") from None
+        raise _Unreadable(f"cannot read it: {type(error).__name__}: {error.strerror or error}") from None
     header_line, newline, payload = raw.partition(b"\n")
     if not newline:
         raise _Unreadable("no header line")
@@ -166,17 +258,35 @@ def _read(path: Path, name: str, key: str) -> object:
         raise _Unreadable(f"its content does not decode: {type(error).__name__}: {error}") from None
 
 
+def _read_bytes(path: Path) -> bytes:
+    """The entry's bytes, never through a symlink (ELOOP), at most the folder's bound (else OSError)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(descriptor, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        limit = max_bytes()
+        if size > limit:
+            raise OSError(27, f"{size:,} bytes is larger than the folder's bound of {limit:,} bytes")
+        return file.read(limit + 1)
+
+
 def _write(path: Path, name: str, key: str, result: object) -> None:
+    """Store ``result`` at ``path`` through an exclusive, unpredictably named temporary file (OSError if it cannot)."""
     try:
         payload = dump(result)
     except ValueError as error:
         raise ValueError(f"compute() returned a {type(result).__name__} that the disk memo cannot store: "
                          f"{error}") from None
     header = {"format": FORMAT, "name": name, "key": key, "sha256": hashlib.sha256(payload).hexdigest()}
-    CACHE.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(json.dumps(header).encode() + b"\n" + payload)
-    temporary.replace(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(json.dumps(header).encode() + b"\n" + payload)
+        os.replace(temporary, path)  # renames over a symlink at path, never through it
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def dump(value: object) -> bytes:

@@ -37,17 +37,21 @@ TERMINALS, CPU, DISK1, DISK2 = 1, 2, 3, 4
 STATIONS = {CPU: "cpu", DISK1: "disk 1", DISK2: "disk 2"}
 
 
+#: Smallest non-zero time or I/O count of a record (smaller ones make MVA's throughput overflow).
+MIN_AMOUNT = 1e-6
+
+
 @dataclasses.dataclass(frozen=True)
 class CentralServerParams(Params):
     """Terminals, a CPU and two disks (a textbook central-server model; values are illustrative)."""
 
     terminals: int = param(10, low=1, high=200, doc="terminals N (jobs in the network)")
     think_time: float = param(5.0, low=0.0, high=100.0, unit="s", doc="mean think time Z", step=0.5)
-    cpu_s: float = param(0.04, low=0.0, low_open=True, high=1.0, unit="s", doc="CPU time per burst",
+    cpu_s: float = param(0.04, low=MIN_AMOUNT, high=1.0, unit="s", doc="CPU time per burst",
                          step=0.005)
-    disk1_s: float = param(0.10, low=0.0, low_open=True, high=1.0, unit="s", doc="disk 1 time per I/O",
+    disk1_s: float = param(0.10, low=MIN_AMOUNT, high=1.0, unit="s", doc="disk 1 time per I/O",
                            step=0.005)
-    disk2_s: float = param(0.12, low=0.0, low_open=True, high=1.0, unit="s", doc="disk 2 time per I/O",
+    disk2_s: float = param(0.12, low=MIN_AMOUNT, high=1.0, unit="s", doc="disk 2 time per I/O",
                            step=0.005)
     disk1_ios: float = param(3.0, low=0.0, high=50.0, doc="disk 1 I/Os per job", step=0.5)
     disk2_ios: float = param(1.0, low=0.0, high=50.0, doc="disk 2 I/Os per job", step=0.5)
@@ -57,13 +61,24 @@ class CentralServerParams(Params):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup()
+        for name in ("cpu_s", "disk1_s", "disk2_s", "disk1_ios", "disk2_ios"):
+            value = getattr(self, name)
+            if 0 < value < MIN_AMOUNT:  # a denormal demand overflows MVA's throughput
+                raise ValueError(f"{type(self).__name__}.{name} = {value!r} is out of range: allowed 0 "
+                                 f"(I/O counts only) or at least {MIN_AMOUNT:g}")
         visits = 2.0 + 2.0 * (self.disk1_ios + self.disk2_ios)   # think + CPU bursts + I/Os
         bound = mva.bounds(demands(self), self.terminals, self.think_time).asymptotic_throughput[1]
         self.check_event_budget(visits * bound * self.max_time, ("max_time", "terminals"))
 
 
+def _check_params(p) -> None:
+    if not isinstance(p, CentralServerParams):
+        raise TypeError(f"p = {p!r} has the wrong type: allowed a CentralServerParams record")
+
+
 def demands(p: CentralServerParams) -> dict[str, float]:
     """Service demand per job at each station (s): visits times time per visit."""
+    _check_params(p)
     return mva.demands_from({"cpu": 1.0 + p.disk1_ios + p.disk2_ios, "disk 1": p.disk1_ios,
                              "disk 2": p.disk2_ios},
                             {"cpu": p.cpu_s, "disk 1": p.disk1_s, "disk 2": p.disk2_s})
@@ -71,11 +86,13 @@ def demands(p: CentralServerParams) -> dict[str, float]:
 
 def solve(p: CentralServerParams) -> mva.Solution:
     """Exact MVA of the model for ``p.terminals`` jobs."""
+    _check_params(p)
     return mva.exact(demands(p), p.terminals, p.think_time)
 
 
 def network(p: CentralServerParams) -> ciw.Network:
     """The Ciw network: terminals (infinite servers) -> CPU -> disk 1, disk 2 or terminals."""
+    _check_params(p)
     population = closed_population(p.terminals)
     bursts = 1.0 + p.disk1_ios + p.disk2_ios
     think = ciw.dists.Exponential(1.0 / p.think_time) if p.think_time > 0 else ciw.dists.Deterministic(0.0)
@@ -122,12 +139,14 @@ def measure(records: pd.DataFrame, span: float) -> dict[str, float]:
 
 def simulate(p: CentralServerParams, seed: int) -> dict[str, float]:
     """One seeded replication: the :func:`measure` metrics after ``p.warmup``."""
+    _check_params(p)
     _, records = run_ciw(network(p), seed, p.max_time, p.warmup, node_class=DelayNode)
     return measure(records, p.max_time - p.warmup)
 
 
 def mva_metrics(p: CentralServerParams) -> dict[str, float]:
     """The exact MVA values of every metric :func:`simulate` returns, under the same names."""
+    _check_params(p)
     solution = solve(p)
     values = {"throughput": solution.throughput, "response_time": solution.response_time}
     for name in STATIONS.values():
@@ -142,6 +161,7 @@ def population_curves(p: CentralServerParams, populations, **changes) -> pd.Data
 
     ``changes`` override fields of ``p`` first (e.g. ``disk1_s=0.05``).
     """
+    _check_params(p)
     q = p.replace(**changes) if changes else p
     path = mva.exact_path(demands(q), int(np.max(populations)), q.think_time)
     rows = []

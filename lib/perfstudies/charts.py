@@ -18,6 +18,7 @@ from the book's own ``_static/vendor`` files, so pages need no network."""
 import hashlib
 import itertools
 import json
+import numbers
 
 import altair as alt
 import pandas as pd
@@ -29,6 +30,8 @@ MODEL_COLOR = "#d95f02"
 #: Width of the book's text column at a 1300 px window (measured in the built book):
 #: the widest a chart may be, axes, legends and titles included.
 COLUMN_WIDTH = 640
+#: Widest width any chart function accepts, in pixels (a bound, not a style).
+MAX_PIXELS = 10_000
 #: Plot area of a single chart that leaves room for a y axis inside :data:`COLUMN_WIDTH`.
 WIDTH = 540
 HEIGHT = 280
@@ -150,8 +153,10 @@ def wrapped_title(text: str, width: float = COLUMN_WIDTH, font_size: float = 15)
     """
     if not isinstance(text, str):
         raise ValueError(f"text = {text!r} has the wrong type: allowed a string")
-    if isinstance(width, bool) or not isinstance(width, (int, float)) or width < 100:
-        raise ValueError(f"width = {width!r} is out of range: allowed a number of pixels >= 100")
+    if isinstance(width, bool) or not isinstance(width, numbers.Real) or not 100 <= width <= MAX_PIXELS:
+        raise ValueError(f"width = {width!r} is out of range: allowed a number of pixels 100 <= width <= {MAX_PIXELS}")
+    if isinstance(font_size, bool) or not isinstance(font_size, numbers.Real) or not 1 <= font_size <= 200:
+        raise ValueError(f"font_size = {font_size!r} is out of range: allowed a number of pixels 1 <= font_size <= 200")
     most = max(10, int(width / (0.55 * font_size)))
     if len(text) <= most:
         return text

@@ -20,6 +20,17 @@ where the numbers come from and what they mean:
 :func:`load` refuses a file that does not match its manifest, so a table can
 not change without its manifest (and its sha256) being updated on purpose:
 ``python -m perfstudies.data refresh data/<study>/<name>.csv``.
+
+A column may also state its allowed values, which ``check`` and :func:`load`
+enforce: ``min`` and ``max`` (inclusive bounds of an int or float column) and
+``finite`` (float columns hold finite numbers unless ``finite: false``; an
+empty cell of a ``nullable`` column is not a number and passes).
+
+Bounds before parsing: a manifest is at most :data:`MAX_MANIFEST_BYTES` and a
+CSV file at most :data:`MAX_CSV_BYTES`; YAML aliases (``*name``, which can
+expand a kilobyte into gigabytes) are refused; study and table names are at
+most :data:`MAX_NAME_CHARS` characters, and a study folder must resolve inside
+``data/`` (no symlink out of it).
 """
 
 import hashlib
@@ -36,8 +47,31 @@ DTYPES = {"string": "string", "int": "Int64", "float": "float64", "bool": "boole
 REQUIRED_KEYS = ("title", "source", "layout", "columns", "rows", "sha256", "read_by")
 
 
+#: Longest study folder or table name.
+MAX_NAME_CHARS = 100
 #: What a study folder or table name may look like (no separators, no "..").
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}" % (MAX_NAME_CHARS - 1))
+#: Largest manifest and CSV file read (the project's are a few kilobytes).
+MAX_MANIFEST_BYTES = 64_000
+MAX_CSV_BYTES = 10_000_000
+
+
+class _ManifestLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing aliases (a "billion laughs" manifest expands without bound)."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, f"found the alias *{event.anchor}: aliases are not "
+                                              "allowed in a manifest", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def _check_size(path: Path, limit: int, what: str) -> None:
+    """Raise the ValueError naming ``path`` when it is larger than ``limit`` bytes."""
+    size = path.stat().st_size
+    if size > limit:
+        raise ValueError(f"{path} is {size:,} bytes: allowed a {what} of at most {limit:,} bytes")
 
 
 def manifest_path(csv_path: Path) -> Path:
@@ -69,10 +103,12 @@ def read_manifest(csv_path: Path) -> dict:
     path = manifest_path(csv_path)
     if not path.exists():
         raise FileNotFoundError(f"{csv_path} has no manifest {path.name}")
+    _check_size(path, MAX_MANIFEST_BYTES, "manifest")
     try:
-        manifest = yaml.safe_load(path.read_text())
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path} is not valid YAML: {error}") from None
+        manifest = yaml.load(path.read_text(), Loader=_ManifestLoader)  # noqa: S506 - safe loader, no aliases
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as error:
+        text = str(error)
+        raise ValueError(f"{path} is not valid YAML: {text[:500]}") from None
     if not isinstance(manifest, dict):
         what = "empty" if manifest is None else f"a {type(manifest).__name__}, not a mapping"
         raise ValueError(f"{path} is {what}: allowed a YAML mapping with keys {list(REQUIRED_KEYS)}")
@@ -80,7 +116,8 @@ def read_manifest(csv_path: Path) -> dict:
 
 
 def _read_csv(csv_path: Path, **options) -> pd.DataFrame:
-    """``pd.read_csv`` whose every failure names the file."""
+    """``pd.read_csv`` whose every failure names the file (and a file over :data:`MAX_CSV_BYTES` is one)."""
+    _check_size(Path(csv_path), MAX_CSV_BYTES, "CSV file")
     try:
         return pd.read_csv(csv_path, **options)
     except pd.errors.EmptyDataError:
@@ -111,6 +148,10 @@ def problems(csv_path: Path) -> list[str]:
     for key in ("document", "table"):
         if key not in manifest["source"]:
             found.append(f"manifest source lacks {key!r}")
+    try:
+        _check_size(csv_path, MAX_CSV_BYTES, "CSV file")
+    except ValueError as error:
+        return found + [str(error)]
     if manifest["sha256"] != sha256(csv_path):
         found.append("sha256 differs from the file (run: python -m perfstudies.data refresh FILE)")
     try:
@@ -163,7 +204,38 @@ def _column_problems(name: str, column: dict, values: pd.Series) -> list[str]:
                 raise ValueError("not true/false")
     except ValueError as error:
         return [f"column {name} does not parse as {column['dtype']}: {error}"]
-    return []
+    return _range_problems(name, column, present)
+
+
+def _range_problems(name: str, column: dict, present: pd.Series) -> list[str]:
+    """The column's values against its stated ``min``, ``max`` and ``finite`` (floats finite by default)."""
+    kind = column["dtype"]
+    stated = [key for key in ("min", "max", "finite") if key in column]
+    if kind not in ("int", "float"):
+        return [f"column {name} states {stated} but is {kind}: allowed on int and float columns only"] if stated \
+            else []
+    found = []
+    for key in ("min", "max"):
+        bound = column.get(key)
+        if key in column and (isinstance(bound, bool) or not isinstance(bound, (int, float))
+                              or bound != bound or abs(bound) == float("inf")):
+            found.append(f"column {name} {key} = {bound!r} is not allowed: allowed a finite number")
+    if "finite" in column and not isinstance(column["finite"], bool):
+        found.append(f"column {name} finite = {column['finite']!r} is not allowed: allowed true or false")
+    if found or present.empty:
+        return found
+    values = present.astype("float64")
+    if kind == "float" and column.get("finite", True) is True:
+        bad = values[~values.map(lambda value: value == value and abs(value) != float("inf"))]
+        if not bad.empty:
+            found.append(f"column {name} holds {len(bad)} values that are not finite (first {present[bad.index[0]]!r}):"
+                         " allowed finite numbers (state finite: false to allow inf and nan)")
+    for key, outside in (("min", values < column.get("min", -float("inf"))),
+                         ("max", values > column.get("max", float("inf")))):
+        if outside.any():
+            found.append(f"column {name} holds {int(outside.sum())} values beyond its {key} = {column[key]!r} "
+                         f"(first {present[outside].iloc[0]!r})")
+    return found
 
 
 def load(study: str, name: str) -> pd.DataFrame:
@@ -180,12 +252,16 @@ def load(study: str, name: str) -> pd.DataFrame:
     """
     for argument, value in (("study", study), ("name", name)):
         if not isinstance(value, str) or not NAME.fullmatch(value) or ".." in value:
-            raise ValueError(f"{argument} = {value!r} is not allowed: allowed a {argument} of letters, digits, "
-                             "'_', '.' or '-' (no path separators, no '..')")
+            shown = repr(value) if len(repr(value)) <= 120 else f"{repr(value)[:100]}... ({len(value) if isinstance(value, str) else len(repr(value))} characters)"
+            raise ValueError(f"{argument} = {shown} is not allowed: allowed a {argument} of 1 to {MAX_NAME_CHARS} "
+                             "letters, digits, '_', '.' or '-' (no path separators, no '..')")
     folder = DATA / study
     studies = sorted(path.name for path in DATA.iterdir() if path.is_dir()) if DATA.is_dir() else []
     if not folder.is_dir() or study not in studies:
         raise ValueError(f"study = {study!r} has no data folder: allowed one of {studies}")
+    if folder.is_symlink() or not folder.resolve().is_relative_to(DATA.resolve()):
+        raise ValueError(f"study = {study!r} is not allowed: its folder {folder} resolves to {folder.resolve()}, "
+                         f"outside {DATA}; allowed a study folder inside data/")
     csv_path = folder / f"{name}.csv"
     if not csv_path.is_file() or csv_path.resolve().parent != folder.resolve():
         available = sorted(p.name[:-len(".csv")] for p in folder.glob("*.csv"))

@@ -14,7 +14,8 @@ Examples
 
 import itertools
 import math
-from collections.abc import Sequence
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
 
 import altair as alt
 import pandas as pd
@@ -38,17 +39,48 @@ MIN_FONT_SIZE = 8.5
 LINE_HEIGHT = 1.2
 #: Average glyph width of the label font, as a fraction of its size.
 GLYPH_WIDTH = 0.56
+#: Most nodes or edges of one diagram, and the largest grid position (a diagram fits the text column).
+MAX_ITEMS = 200
+MAX_GRID = 1_000
 BOX_FILL = "#f2f2f2"
 INK = "#333333"
 
 
+def _items(name: str, items, size: int, shape: str) -> list:
+    """``items`` as a list of ``size``-tuples, or the ValueError naming ``name``."""
+    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+        raise ValueError(f"{name} = {items!r} has the wrong type: allowed a sequence of {shape}")
+    items = list(itertools.islice(items, MAX_ITEMS + 1))
+    if len(items) > MAX_ITEMS:
+        raise ValueError(f"{name} has more than {MAX_ITEMS} items: allowed at most {MAX_ITEMS} {shape}")
+    for item in items:
+        if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != size:
+            raise ValueError(f"{name} item {item!r} is not allowed: allowed {shape}")
+    return items
+
+
+def _coordinate(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} = {value!r} has the wrong type: allowed a grid position, a number "
+                         f"-{MAX_GRID} <= position <= {MAX_GRID}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not -MAX_GRID <= number <= MAX_GRID:
+        raise ValueError(f"{name} = {value!r} is out of range: allowed a grid position -{MAX_GRID} <= position "
+                         f"<= {MAX_GRID}")
+    return number
+
+
 def _node_frame(nodes: Sequence[tuple]) -> pd.DataFrame:
     rows = []
-    for node in nodes:
-        if len(node) != 4:
-            raise ValueError(f"nodes item {node!r} is not allowed: allowed (key, x, y, label)")
+    for node in _items("nodes", nodes, 4, "(key, x, y, label)"):
         key, x, y, label = node
-        rows.append({"key": str(key), "x": float(x), "y": float(y), "lines": str(label).split("\n")})
+        rows.append({"key": str(key), "x": _coordinate(f"nodes item {key!r} x", x),
+                     "y": _coordinate(f"nodes item {key!r} y", y), "lines": str(label).split("\n")})
+    if not rows:
+        raise ValueError("nodes is empty: allowed at least one (key, x, y, label)")
     frame = pd.DataFrame(rows)
     duplicated = frame["key"][frame["key"].duplicated()].tolist()
     if duplicated:
@@ -60,9 +92,7 @@ def _edge_frame(edges: Sequence[tuple], nodes: pd.DataFrame, cell_width: float, 
                 box: tuple[float, float]) -> pd.DataFrame:
     where = nodes.set_index("key")[["x", "y"]]
     rows = []
-    for edge in edges:
-        if len(edge) != 3:
-            raise ValueError(f"edges item {edge!r} is not allowed: allowed (source_key, target_key, label)")
+    for edge in _items("edges", edges, 3, "(source_key, target_key, label)"):
         source, target, label = (str(part) for part in edge)
         for end in (source, target):
             if end not in where.index:
@@ -99,9 +129,9 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     title : str
         Chart title.
     """
+    if not isinstance(title, str):
+        raise ValueError(f"title = {title!r} has the wrong type: allowed a string")
     node_frame = _node_frame(nodes)
-    if node_frame.empty:
-        raise ValueError("nodes is empty: allowed at least one (key, x, y, label)")
     columns = node_frame["x"].max() - node_frame["x"].min() + 1
     cell_width = min(CELL_WIDTH, MAX_WIDTH / columns)
     if cell_width - GAP < 3 * GAP:

@@ -113,6 +113,13 @@ MAX_SERVERS = 1_000
 MAX_MULTI_SERVER_STATIONS = 3
 #: Largest service demand or think time accepted (in whatever time unit the caller uses).
 MAX_TIME = 1e12
+#: Smallest non-zero service demand or think time accepted: smaller ones (denormals) overflow a
+#: throughput ``N / (Z + sum R)`` to infinity.
+MIN_TIME = 1e-12
+#: Most populations one :func:`sweep` tabulates: exact MVA (one recursion, about a second at
+#: this size), and Bard-Schweitzer (one fixed point each, about 1.5 ms with three stations).
+MAX_SWEEP_POPULATIONS = 10_000
+MAX_APPROXIMATE_SWEEP = 2_000
 #: Convergence tolerance and iteration cap of the Bard-Schweitzer fixed point.
 TOLERANCE = 1e-10
 MAX_ITERATIONS = 100_000
@@ -307,19 +314,30 @@ def _is_real(value) -> bool:
 
 
 def _time_value(name: str, value, what: str) -> float:
+    allowed = f"allowed a number 0 <= {what} <= {MAX_TIME:g} that is 0 or at least {MIN_TIME:g}"
     if not _is_real(value):
-        raise TypeError(f"{name} = {value!r} has the wrong type: allowed a number 0 <= {what} <= {MAX_TIME:g}")
-    value = float(value)
-    if not 0.0 <= value <= MAX_TIME:  # also refuses NaN
-        raise ValueError(f"{name} = {value!r} is out of range: allowed 0 <= {what} <= {MAX_TIME:g}")
-    return value
+        raise TypeError(f"{name} = {_shown(value)} has the wrong type: {allowed}")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any float
+        number = math.inf
+    if not (number == 0.0 or MIN_TIME <= number <= MAX_TIME):  # also refuses NaN
+        shown = _shown(value) if math.isinf(number) and not isinstance(value, float) else repr(number)
+        raise ValueError(f"{name} = {shown} is out of range: {allowed}")
+    return number
+
+
+def _shown(value) -> str:
+    """``repr(value)``, cut short (an integer of 400 digits is not a message)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:25]}...{text[-10:]} ({len(text)} characters)"
 
 
 def _count(name: str, value, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} = {value!r} has the wrong type: allowed an integer {low} <= {what} <= {high:,}")
+        raise TypeError(f"{name} = {_shown(value)} has the wrong type: allowed an integer {low} <= {what} <= {high:,}")
     if not low <= value <= high:
-        raise ValueError(f"{name} = {value!r} is out of range: allowed {low} <= {what} <= {high:,}")
+        raise ValueError(f"{name} = {_shown(value)} is out of range: allowed {low} <= {what} <= {high:,}")
     return int(value)
 
 
@@ -440,7 +458,7 @@ def _multi(demands, populations, think_times, delay, max_population) -> _Network
 def _check_cycle(network: _Network) -> None:
     for c, name in enumerate(network.classes):
         if network.think[c] + network.demand[:, c].sum() <= 0:
-            raise ValueError(f"class {name!r} has zero think time and zero demand everywhere: its jobs would "
+            raise ValueError(f"demands and think time are all zero for class {name!r}: its jobs would "
                              "cycle infinitely fast; allowed a positive think time or some positive demand")
 
 
@@ -818,7 +836,9 @@ def sweep(demands: Mapping[str, float], populations: Iterable[int], think_time: 
     demands, think_time, delay, servers
         As in :func:`exact` (``servers`` only with ``method="exact"``).
     populations : iterable of int
-        The populations to tabulate (each within the method's limit).
+        The populations to tabulate (each within the method's limit; at most
+        :data:`MAX_SWEEP_POPULATIONS` of them with ``"exact"``, about a second,
+        and :data:`MAX_APPROXIMATE_SWEEP` with ``"bard-schweitzer"``, a few seconds).
     method : str
         ``"exact"`` (one recursion up to the largest population) or
         ``"bard-schweitzer"`` (one fixed point per population).
@@ -841,7 +861,12 @@ def sweep(demands: Mapping[str, float], populations: Iterable[int], think_time: 
         raise ValueError(f"method = {method!r} is not allowed: allowed 'exact' or 'bard-schweitzer'")
     if isinstance(populations, (str, bytes)) or not isinstance(populations, Iterable):
         raise TypeError(f"populations = {populations!r} has the wrong type: allowed a collection of integers")
-    wanted = [_count("populations item", n, 1, MAX_APPROXIMATE_POPULATION, "population") for n in populations]
+    most = MAX_SWEEP_POPULATIONS if method == "exact" else MAX_APPROXIMATE_SWEEP
+    listed = list(itertools.islice(populations, most + 1))
+    if len(listed) > most:
+        raise ValueError(f"populations has more than {most:,} items: allowed at most {most:,} populations "
+                         f"with method = {method!r} (one row each)")
+    wanted = [_count("populations item", n, 1, MAX_APPROXIMATE_POPULATION, "population") for n in listed]
     if not wanted:
         raise ValueError("populations is empty: allowed at least one population")
     if method == "exact":

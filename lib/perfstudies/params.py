@@ -243,6 +243,18 @@ class Params:
                              f"with {values}, one replication needs about {events:.3g} simulated events; "
                              f"allowed at most {MAX_EVENTS:,} ({change})")
 
+    def budget_names(self, fields: tuple[str, ...]) -> tuple[str, ...]:
+        """``("Record.field = value", ...)`` for ``fields``: what sets a run's length, for its event budget.
+
+        Pass it as ``budget_names`` to :func:`perfstudies.runner.run_ciw` (or
+        :func:`perfstudies.runner.event_budget`), so a run that passes its event
+        budget is stopped with an error naming the record's fields to change.
+        """
+        if isinstance(fields, str) or not isinstance(fields, (tuple, list)) or not fields:
+            raise ValueError(f"fields = {fields!r} has the wrong type: allowed a non-empty tuple of field names")
+        self._check_field_names("fields", fields)
+        return tuple(f"{type(self).__name__}.{name} = {getattr(self, name)!r}" for name in fields)
+
     def _check_field_names(self, argument: str, names) -> None:
         known = [field.name for field in dataclasses.fields(self)]
         for name in names:

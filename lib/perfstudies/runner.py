@@ -12,7 +12,9 @@ summary with a Student-t 95% confidence interval.
 """
 
 import contextlib
+import contextvars
 import dataclasses
+import functools
 import gc
 import math
 import numbers
@@ -27,7 +29,8 @@ from tqdm.auto import tqdm
 from perfstudies import engine
 from perfstudies.context import building_book
 from perfstudies.fifo import FIFONode
-from perfstudies.params import check_callable, check_flag, check_integer, check_real, check_text
+from perfstudies.engine import EventBudgetExceeded
+from perfstudies.params import MAX_EVENTS, check_callable, check_flag, check_integer, check_real, check_text
 
 Model = Callable[[object, int], Mapping[str, float]]
 
@@ -42,6 +45,81 @@ MAX_SEED = 2**64 - 1
 MAX_TIME = 1e12
 #: Default cap of :func:`replicate_until`.
 DEFAULT_CAP = 40
+#: Most Ciw events one :func:`run_ciw` call may carry out (its default ``max_events``): about a
+#: minute of CPU on this project's 2-core machine (37,000 to 115,000 events a second, depending on
+#: the node classes).  A record's estimate (:meth:`perfstudies.params.Params.check_event_budget`)
+#: refuses a run before it starts; this bound stops any run the estimate missed.
+MAX_RUN_EVENTS = MAX_EVENTS
+#: Most Ciw events all the runs of one :func:`replicate` or :func:`replicate_until` call may carry
+#: out together (their default ``max_events``), so a call of many replications is bounded too.
+MAX_CALL_EVENTS = 2 * MAX_EVENTS
+
+_BUDGETS: contextvars.ContextVar[tuple] = contextvars.ContextVar("perfstudies_event_budgets", default=())
+
+
+@dataclasses.dataclass
+class EventBudget:
+    """Events left to the :func:`run_ciw` calls inside an :func:`event_budget` block.
+
+    Attributes
+    ----------
+    events : int
+        The block's budget.
+    names : tuple of str
+        What sets the block's total, named when a run passes it.
+    used : int
+        Events carried out so far by the block's runs.
+    """
+
+    events: int
+    names: tuple
+    used: int = 0
+
+    @property
+    def left(self) -> int:
+        """Events the block's remaining runs may still carry out."""
+        return max(0, self.events - self.used)
+
+
+@contextlib.contextmanager
+def event_budget(max_events: int, names=()):
+    """Bound the Ciw events of every :func:`run_ciw` call inside the block, all together.
+
+    Each run gets at most the events the block has left (and at most its own
+    ``max_events``); a run that would pass them is stopped with
+    :class:`perfstudies.engine.EventBudgetExceeded`, whose message names
+    ``names`` (what sets the block's total, e.g. ``("replications = 1000",)``
+    or a study record's fields, see :meth:`perfstudies.params.Params.budget_names`).
+    Blocks nest: a run draws from every enclosing block.  Runs in other
+    processes (a sweep's workers) are not counted.
+
+    Parameters
+    ----------
+    max_events : int
+        Events all the block's runs may carry out together, 1 <= max_events <= MAX_EVENT_BUDGET.
+    names : tuple of str
+        What sets the total, for the error message.
+
+    Yields
+    ------
+    EventBudget
+        The block's budget (``used`` grows as its runs finish).
+    """
+    budget = EventBudget(check_integer("max_events", max_events, low=1, high=engine.MAX_EVENT_BUDGET),
+                         _checked_budget_names(names))
+    token = _BUDGETS.set((*_BUDGETS.get(), budget))
+    try:
+        yield budget
+    finally:
+        _BUDGETS.reset(token)
+
+
+def _checked_budget_names(names) -> tuple:
+    if isinstance(names, str) or not isinstance(names, (tuple, list)) \
+            or not all(isinstance(name, str) and name for name in names):
+        raise ValueError(f"budget_names = {names!r} has the wrong type: allowed a tuple of non-empty strings "
+                         "(what sets the run's length, e.g. 'VTSParams.completions = 4000')")
+    return tuple(names)
 
 #: Seconds a loop runs before its progress bar appears; shorter loops stay quiet.
 PROGRESS_DELAY_S = 2.0
@@ -74,6 +152,7 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
 
 
 def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class=FIFONode,
+            max_events: int | None = None, budget_names=(),
             **simulation_kwargs) -> tuple[ciw.Simulation, pd.DataFrame]:
     """Seed, build and run a Ciw simulation on the engine; return it and its records.
 
@@ -95,6 +174,15 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     node_class : type or list of types
         Node class(es), subclasses of :class:`ciw.Node` (a list has one per node);
         :class:`~perfstudies.fifo.FIFONode` by default.
+    max_events : int, optional
+        The run's event budget, 1 <= max_events <= MAX_EVENT_BUDGET (None:
+        :data:`MAX_RUN_EVENTS`, about a minute of CPU); inside an
+        :func:`event_budget` block, at most what the block has left.  A run that
+        would pass it stops with :class:`perfstudies.engine.EventBudgetExceeded`
+        (a ValueError naming the budget, ``budget_names`` and ``max_time``).
+    budget_names : tuple of str
+        What sets the run's length, named in that error: a study passes its
+        record's fields (:meth:`perfstudies.params.Params.budget_names`).
     **simulation_kwargs
         Passed to :class:`perfstudies.engine.Simulation`, as to :class:`ciw.Simulation`
         (for example ``tracker``).
@@ -110,11 +198,35 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     max_time = check_real("max_time", max_time, low=0.0, low_open=True, high=MAX_TIME)
     warmup = check_real("warmup", warmup, low=0.0, high=max_time, high_open=True)
     _check_node_class(node_class, len(network.service_centres))
+    max_events = MAX_RUN_EVENTS if max_events is None else max_events
+    max_events = check_integer("max_events", max_events, low=1, high=engine.MAX_EVENT_BUDGET)
+    names = _checked_budget_names(budget_names)
+    enclosing = _BUDGETS.get()
+    binding = min(enclosing, key=lambda budget: budget.left, default=None)
+    if binding is not None and binding.left < max_events:
+        max_events, names = binding.left, (*names, *binding.names)
+        if max_events == 0:
+            raise EventBudgetExceeded(f"the event budget of {binding.events:,} events is spent before this run "
+                                      f"started: it is set by {', '.join(binding.names) or 'event_budget()'}: "
+                                      "allowed runs within it (reduce those)", events=0, time=0.0)
+    factory = engine.Simulation
+    if _keeps_budget(factory):
+        factory = functools.partial(factory, max_events=max_events, budget_names=names)
     ciw.seed(seed)
-    simulation = engine.Simulation(network, node_class=node_class, **simulation_kwargs)
-    with cycle_collector_paused():
-        simulation.simulate_until_max_time(max_time)
+    simulation = factory(network, node_class=node_class, **simulation_kwargs)
+    try:
+        with cycle_collector_paused():
+            simulation.simulate_until_max_time(max_time)
+    finally:
+        for budget in enclosing:
+            budget.used += getattr(simulation, "events_done", 0)
     return simulation, records_frame(simulation, warmup)
+
+
+def _keeps_budget(factory) -> bool:
+    """Whether ``factory`` (``engine.Simulation``, or what a test put in its place) takes an event budget."""
+    base = factory.func if isinstance(factory, functools.partial) else factory
+    return isinstance(base, type) and issubclass(base, engine.simulation.Simulation)
 
 
 @contextlib.contextmanager
@@ -216,7 +328,7 @@ class Replications:
 
 
 def replicate(model: Model, params, replications: int = 10, seed: int = 1, progress: bool = True,
-              confidence: float = 0.95) -> Replications:
+              confidence: float = 0.95, max_events: int | None = None) -> Replications:
     """Run ``model(params, seed_i)`` for independent seeds and collect the metrics.
 
     Parameters
@@ -233,19 +345,28 @@ def replicate(model: Model, params, replications: int = 10, seed: int = 1, progr
         Show a progress bar if the loop runs longer than ``PROGRESS_DELAY_S``.
     confidence : float
         Confidence level of the intervals, 0 < confidence < 1.
+    max_events : int, optional
+        Ciw events all the replications' :func:`run_ciw` calls may carry out
+        together (None: :data:`MAX_CALL_EVENTS`); a run that would pass it is
+        stopped with :class:`perfstudies.engine.EventBudgetExceeded` naming
+        ``replications``.
     """
     check_callable("model", model)
     confidence = _check_confidence(confidence)
     seeds = replication_seeds(seed, replications)
     check_flag("progress", progress)
     rows = []
-    for index, rep_seed in enumerate(progress_bar(seeds, getattr(model, "__name__", "model"), progress)):
-        rows.extend(metric_rows(model_metrics(model, params, rep_seed), replication=index, seed=rep_seed))
+    max_events = MAX_CALL_EVENTS if max_events is None else max_events
+    names = (f"replications = {replications!r} (replicate's max_events = {max_events!r} over all of them)",)
+    with event_budget(max_events, names):
+        for index, rep_seed in enumerate(progress_bar(seeds, getattr(model, "__name__", "model"), progress)):
+            rows.extend(metric_rows(model_metrics(model, params, rep_seed), replication=index, seed=rep_seed))
     return Replications(pd.DataFrame(rows), confidence=confidence)
 
 
 def replicate_until(model: Model, params, precision: Mapping[str, float], seed: int = 1, initial: int = 5,
-                    cap: int = DEFAULT_CAP, confidence: float = 0.95, progress: bool = False) -> Replications:
+                    cap: int = DEFAULT_CAP, confidence: float = 0.95, progress: bool = False,
+                    max_events: int | None = None) -> Replications:
     """Replicate until every metric in ``precision`` has a CI half-width at most its target.
 
     The sequential rule of Hoad, Robinson and Davies (2010, "Automated
@@ -265,6 +386,10 @@ def replicate_until(model: Model, params, precision: Mapping[str, float], seed: 
         :func:`missed_targets`).
     initial, cap : int
         First and largest number of replications (2 <= initial <= cap <= MAX_REPLICATIONS).
+    max_events : int, optional
+        Ciw events all the replications may carry out together (None:
+        :data:`MAX_CALL_EVENTS`); passing it raises
+        :class:`perfstudies.engine.EventBudgetExceeded` naming ``cap``.
     """
     check_callable("model", model)
     check_sequential(initial, cap)
@@ -272,6 +397,13 @@ def replicate_until(model: Model, params, precision: Mapping[str, float], seed: 
     seeds = replication_seeds(seed, cap)
     confidence = _check_confidence(confidence)
     check_flag("progress", progress)
+    max_events = MAX_CALL_EVENTS if max_events is None else max_events
+    with event_budget(max_events, (f"cap = {cap!r} (replicate_until's max_events = {max_events!r} over all "
+                                   "its replications)",)):
+        return _replicate_until(model, params, targets, seeds, initial, cap, confidence)
+
+
+def _replicate_until(model, params, targets, seeds, initial, cap, confidence) -> Replications:
     rows: list[dict] = []
     done = 0
     count = initial
@@ -337,7 +469,10 @@ def _target_at(metric: str, target, mean: float) -> float:
 def check_sequential(initial: int, cap: int) -> None:
     """Raise the standard ValueError unless ``2 <= initial <= cap <= MAX_REPLICATIONS``."""
     check_integer("initial", initial, low=2, high=MAX_REPLICATIONS)
-    check_integer("cap", cap, low=initial, high=MAX_REPLICATIONS)
+    check_integer("cap", cap, high=MAX_REPLICATIONS)
+    if cap < initial:
+        raise ValueError(f"cap = {cap!r} is out of range: allowed an integer initial ({initial}) <= cap <= "
+                         f"{MAX_REPLICATIONS}")
 
 
 def precision_targets(precision: Mapping[str, "float | Callable[[float], float]"]) -> dict:
@@ -375,7 +510,12 @@ def metric_rows(metrics: Mapping[str, float], **keys) -> list[dict]:
             raise ValueError(f"metrics key {name!r} has the wrong type: allowed a metric name (str)")
         if not isinstance(value, numbers.Real):
             raise ValueError(f"metrics[{name!r}] = {value!r} has the wrong type: allowed a real number")
-        rows.append({**keys, "metric": name, "value": float(value)})
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float
+            raise ValueError(f"metrics[{name!r}] is an integer of {len(str(value))} digits: allowed a real number "
+                             "within a float's range") from None
+        rows.append({**keys, "metric": name, "value": number})
     return rows
 
 
@@ -390,6 +530,11 @@ def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: f
     by = [by] if isinstance(by, str) else by
     if not isinstance(by, Sequence) or not by or not all(isinstance(column, str) for column in by):
         raise ValueError(f"by = {by!r} has the wrong type: allowed a column name or a non-empty sequence of them")
+    if isinstance(runs, pd.DataFrame):
+        unknown = [column for column in by if column not in runs.columns]
+        if unknown:
+            raise ValueError(f"by = {by!r} names columns {unknown} that runs lacks: allowed columns of runs, "
+                             f"{list(runs.columns)}")
     _check_runs(runs, (*by, "value"), "runs")
     confidence = _check_confidence(confidence)
     grouped = runs.groupby(list(by), sort=False)["value"]

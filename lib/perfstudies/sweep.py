@@ -13,6 +13,7 @@ limit is lifted only by ``oversubscribe=True``, and ``max_workers`` is at most
 :data:`CONNECT_TIMEOUT_S`.
 """
 
+import ast
 import multiprocessing
 import os
 import pickle
@@ -22,9 +23,11 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pandas as pd
 
@@ -150,7 +153,7 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
         raise ValueError(f"precision = {precision!r} has the wrong type: allowed a sequence of "
                          "{metric: largest half-width} mappings, one per point")
     if len(precision) != len(points):
-        raise ValueError(f"precision has {len(precision)} entries: allowed one per point ({len(points)})")
+        raise ValueError(f"precision has {len(precision)} entries: allowed one per entry of points ({len(points)})")
     targets = []
     for index, target in enumerate(precision):
         if not isinstance(target, Mapping):
@@ -219,23 +222,85 @@ def _checked_options(scheduler, max_workers, progress, oversubscribe) -> dict:
 def _execute(model: Model, tasks: list, scheduler: str | None, max_workers: int | None,
              progress: bool, oversubscribe: bool = False) -> pd.DataFrame:
     """Run ``tasks`` on Dask, in one process, or on local worker processes; return the tidy rows."""
-    bar = dict(description=f"sweep {getattr(model, '__name__', 'model')}", enabled=progress, total=len(tasks))
+    name = f"sweep {getattr(model, '__name__', 'model')}"
+    bar = dict(description=name, enabled=progress, total=len(tasks))
     workers = worker_count(len(tasks), max_workers, oversubscribe)
     if scheduler is not None:
-        results = _run_on_dask(tasks, scheduler, bar)
-    elif workers == 1:
-        results = [_run_task(task) for task in progress_bar(tasks, **bar)]
+        results = _run_on_dask(tasks, scheduler, {**bar, "description": f"{name} (on Dask at {scheduler})"})
+        return pd.DataFrame([row for rows in results for row in rows])
+    method, reason = start_method() if workers > 1 else (None, "one worker")
+    if method is None:
+        results = [_run_task(task) for task in progress_bar(tasks, **{**bar, "description": f"{name} (in-process: "
+                                                                                          f"{reason})"})]
     else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_start_context()) as pool:
+        bar["description"] = f"{name} ({workers} {method} workers{': ' + reason if reason else ''})"
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_start_context(method)) as pool:
             chunk = max(1, len(tasks) // (4 * workers))
             results = list(progress_bar(pool.map(_run_task, tasks, chunksize=chunk), **bar))
     return pd.DataFrame([row for rows in results for row in rows])
 
 
-def _start_context():
-    """The multiprocessing context of local workers (:data:`START_METHOD`, preloading this module)."""
-    context = multiprocessing.get_context(START_METHOD)
-    context.set_forkserver_preload([__name__])
+def start_method() -> tuple[str | None, str]:
+    """How local workers start from here: ``(method, why)``, or ``(None, why)`` to run in-process.
+
+    * :data:`START_METHOD` (a fork server) as a rule: it re-imports the
+      caller's main module in each worker, which is harmless where the call
+      sits under an ``if __name__ == "__main__":`` guard, in a notebook, a
+      ``python -c`` command or an interactive session;
+    * ``"fork"`` when the caller is a plain script that calls the sweep
+      without that guard (a fork server would run the script again in every
+      worker, and fail in its bootstrapping phase) and this process runs no
+      other thread (a fork copies held locks with it);
+    * in-process (``None``) for such a script that does run other threads,
+      and in a daemonic process (a Dask worker, a pool worker), which may not
+      start children.
+    """
+    if multiprocessing.current_process().daemon:
+        return None, "a daemonic process (a Dask or pool worker) may not start worker processes"
+    script = _unguarded_main_script()
+    if script is None:
+        return START_METHOD, ""
+    if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return None, f"{script} calls the sweep without an if __name__ == '__main__' guard"
+    return "fork", f"{script} calls the sweep without an if __name__ == '__main__' guard"
+
+
+def _unguarded_main_script() -> str | None:
+    """The main script's path when a worker re-importing it would call the sweep again, else None."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not isinstance(path, str) or not path.endswith(".py") or not os.path.isfile(path):
+        return None  # a notebook, python -c, stdin, an interactive session: nothing to re-import
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return path
+    guards = [node for node in ast.walk(tree) if isinstance(node, ast.If) and _is_main_guard(node.test)]
+    frame = sys._getframe()
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None:  # the script's top level is not running this call: guarded if it has a guard at all
+        return None if guards else path
+    line = frame.f_lineno
+    inside = any(guard.body[0].lineno <= line <= (guard.body[-1].end_lineno or line) for guard in guards)
+    return None if inside else path
+
+
+def _is_main_guard(test) -> bool:
+    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [side for side in sides if isinstance(side, ast.Name) and side.id == "__name__"]
+    texts = [side for side in sides if isinstance(side, ast.Constant) and side.value == "__main__"]
+    return len(names) == 1 and len(texts) == 1
+
+
+def _start_context(method: str = START_METHOD):
+    """The multiprocessing context of local workers (a fork server preloads this module)."""
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload([__name__])
     return context
 
 
@@ -262,15 +327,37 @@ def _run_chunk_isolated(chunk) -> list[list[dict]]:
     """
     child = subprocess.run([sys.executable, "-m", "perfstudies.sweep"], input=pickle.dumps(chunk),
                            capture_output=True, check=False)
+    worker = _worker_address()
     if child.returncode != 0:
-        raise RuntimeError(f"sweep chunk of {len(chunk)} tasks failed in its child process "
-                           f"({_exit_status(child.returncode)}); the end of its stderr:\n{_tail(child.stderr)}")
+        raise ChunkFailed(f"sweep chunk of {len(chunk)} tasks failed in its child process "
+                          f"({_exit_status(child.returncode)}){' on worker ' + worker if worker else ''}; "
+                          f"the end of its stderr:\n{_tail(child.stderr)}", worker)
     try:
         return pickle.loads(child.stdout)
     except Exception as error:
-        raise RuntimeError(f"sweep chunk of {len(chunk)} tasks: its child process exited 0 but its output "
-                           f"({len(child.stdout)} bytes) does not load ({error!r}); the end of its stderr:\n"
-                           f"{_tail(child.stderr)}") from error
+        raise ChunkFailed(f"sweep chunk of {len(chunk)} tasks: its child process exited 0 but its output "
+                          f"({len(child.stdout)} bytes) does not load ({error!r}); the end of its stderr:\n"
+                          f"{_tail(child.stderr)}", worker) from error
+
+
+class ChunkFailed(RuntimeError):
+    """A sweep chunk's child process failed; ``worker`` is the Dask worker it ran on ("" outside Dask)."""
+
+    def __init__(self, message: str, worker: str = ""):
+        super().__init__(message)
+        self.worker = worker
+
+    def __reduce__(self):
+        return type(self), (str(self), self.worker)
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return ""
 
 
 def _exit_status(returncode: int) -> str:
@@ -370,24 +457,54 @@ def _read_handshake(connection: socket.socket, deadline: float) -> bytes:
 
 
 def _run_on_dask(tasks, scheduler: str, bar: dict) -> list[list[dict]]:
-    from distributed import Client, as_completed
+    """Run the tasks in chunks on Dask; a chunk whose child process fails is retried once on another worker."""
+    from distributed import Client
 
-    with Client(scheduler, timeout=CONNECT_TIMEOUT_S) as client:
-        if not client.nthreads():
-            try:
-                client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
-            except TimeoutError:
-                raise ValueError(f"scheduler = {scheduler!r} has no workers and got none within "
-                                 f"{WORKER_TIMEOUT_S:g} s: allowed a scheduler with at least one worker") from None
-        workers = max(1, sum(client.nthreads().values()))
-        size = -(-len(tasks) // (2 * workers))  # two chunks per worker thread
-        chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
-        futures = client.map(_run_chunk_isolated, chunks, pure=False)
-        order = {future.key: position for position, future in enumerate(futures)}
-        results = [None] * len(futures)
-        for future in progress_bar(as_completed(futures), **{**bar, "total": len(chunks)}):
-            results[order[future.key]] = future.result()
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+    except (TimeoutError, OSError) as error:
+        raise ValueError(f"scheduler = {scheduler!r} answered Dask's handshake but the Dask client could not "
+                         f"connect within the timeout of {CONNECT_TIMEOUT_S:g} s "
+                         f"({type(error).__name__}{': ' + str(error) if str(error) else ''}): allowed the "
+                         "address of a running Dask scheduler that answers") from None
+    with client:
+        return _run_on_client(client, tasks, scheduler, bar)
+
+
+def _run_on_client(client, tasks, scheduler: str, bar: dict) -> list[list[dict]]:
+    from distributed import as_completed
+
+    if not client.nthreads():
+        try:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
+        except TimeoutError:
+            raise ValueError(f"scheduler = {scheduler!r} has no workers and got none within "
+                             f"{WORKER_TIMEOUT_S:g} s: allowed a scheduler with at least one worker") from None
+    workers = max(1, sum(client.nthreads().values()))
+    size = -(-len(tasks) // (2 * workers))  # two chunks per worker thread
+    chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
+    futures = client.map(_run_chunk_isolated, chunks, pure=False)
+    order = {future.key: position for position, future in enumerate(futures)}
+    results = [None] * len(futures)
+    for future in progress_bar(as_completed(futures), **{**bar, "total": len(chunks)}):
+        position = order[future.key]
+        try:
+            results[position] = future.result()
+        except ChunkFailed as first:
+            results[position] = _retry_chunk(client, chunks[position], first)
     return [rows for chunk in results for rows in chunk]
+
+
+def _retry_chunk(client, chunk, first: "ChunkFailed") -> list[list[dict]]:
+    """Run a failed chunk once more, on another worker when there is one; report both failures if it fails again."""
+    others = [address for address in client.nthreads() if address != first.worker]
+    where = dict(workers=others, allow_other_workers=False) if others else {}
+    retry = client.submit(_run_chunk_isolated, chunk, pure=False, **where)
+    try:
+        return retry.result()
+    except ChunkFailed as second:
+        place = "on another worker" if others else "on the same worker (the cluster has no other)"
+        raise ChunkFailed(f"{first}\nretried once {place}, and it failed again: {second}", second.worker) from None
 
 
 if __name__ == "__main__":

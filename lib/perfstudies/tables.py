@@ -36,6 +36,7 @@ import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
@@ -56,7 +57,7 @@ _PADDING_CHARS = 2
 def _is_missing(value) -> bool:
     if value is None or value is pd.NA or value is pd.NaT:
         return True
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isnan(value)
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)) and math.isnan(value)
 
 
 def _check_digits(digits) -> None:
@@ -67,7 +68,11 @@ def _check_digits(digits) -> None:
 def _real(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} = {value!r} has the wrong type: allowed a real number or NaN")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond any float
+        raise ValueError(f"{name} = {value!r} is out of range: allowed a real number within a float's range "
+                         "(|value| < 1.8e308) or NaN") from None
 
 
 def number(value, digits: int = 3) -> str:
@@ -81,9 +86,13 @@ def number(value, digits: int = 3) -> str:
     if value == 0:
         return "0"
     decimals = digits - 1 - math.floor(math.log10(abs(value)))
-    if abs(round(value, decimals)) >= 10 ** (digits - decimals):  # rounding carried into a new digit
-        decimals -= 1
-    text = f"{round(value, decimals):,.{max(0, decimals)}f}"
+    try:
+        if abs(round(value, decimals)) >= 10 ** (digits - decimals):  # rounding carried into a new digit
+            decimals -= 1
+        rounded = round(value, decimals)
+    except OverflowError:  # rounding up near the largest float
+        rounded = value
+    text = f"{rounded:,.{max(0, decimals)}f}"
     return text.replace("-", MINUS)
 
 
@@ -108,8 +117,14 @@ def percent(fraction, digits: int = 0, signed: bool = False) -> str:
         raise ValueError(f"digits = {digits!r} is out of range: allowed an integer 0 <= digits <= 6")
     if _is_missing(fraction):
         return EMPTY
-    if isinstance(fraction, bool) or not isinstance(fraction, numbers.Real) or math.isinf(fraction):
+    if not isinstance(signed, (bool, np.bool_)):
+        raise ValueError(f"signed = {signed!r} has the wrong type: allowed True or False")
+    if isinstance(fraction, bool) or not isinstance(fraction, numbers.Real):
         raise ValueError(f"fraction = {fraction!r} is not allowed: allowed a finite real number or NaN")
+    fraction = _real("fraction", fraction)
+    if not math.isfinite(100 * fraction):
+        raise ValueError(f"fraction = {fraction!r} is not allowed: allowed a finite real number "
+                         "(|fraction| < 1.8e306) or NaN")
     text = f"{100 * fraction:{'+' if signed else ''}.{digits}f}%"
     if re.fullmatch(r"[+-]?0\.?0*%", text):  # no "+0%" or "-0%"
         text = text.lstrip("+-")

@@ -64,6 +64,8 @@ from perfstudies.runner import run_ciw
 BATCH = 5
 #: Fewest batches MSER-5 will work on (fewer say nothing about a transient).
 MIN_BATCHES = 10
+#: Largest magnitude of a value MSER works on (its batch means are squared, and 1e308 is a float's end).
+MAX_VALUE = 1e150
 #: Metrics :func:`records_series` can read from Ciw records.
 METRICS = ("response_time", "waiting_time", "service_time")
 
@@ -97,6 +99,21 @@ class Truncation:
     statistic: np.ndarray = dataclasses.field(repr=False, compare=False)
 
 
+def _float_array(name: str, values) -> np.ndarray:
+    """``values`` as a float array, or the TypeError/ValueError naming ``name``."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} = {values!r} has the wrong type: allowed a sequence of numbers")
+    try:
+        return np.asarray(values, dtype=float)
+    except OverflowError:
+        raise ValueError(f"{name} holds a number beyond any float: allowed finite numbers "
+                         f"with |value| <= {MAX_VALUE:g}") from None
+    except (TypeError, ValueError):
+        shown = repr(values)
+        raise TypeError(f"{name} = {shown[:80]}{'...' if len(shown) > 80 else ''} has the wrong type: "
+                        "allowed a sequence of numbers") from None
+
+
 def mser(values: Sequence[float], times: Sequence[float] | None = None, batch: int = BATCH) -> Truncation:
     """The MSER truncation point of a series, on batch means of ``batch`` observations.
 
@@ -118,22 +135,23 @@ def mser(values: Sequence[float], times: Sequence[float] | None = None, batch: i
         raise TypeError(f"batch = {batch!r} has the wrong type: allowed an integer 1 <= batch <= 1000")
     if not 1 <= batch <= 1000:
         raise ValueError(f"batch = {batch!r} is out of range: allowed 1 <= batch <= 1000")
-    try:
-        series = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"values = {values!r} has the wrong type: allowed a sequence of numbers") from None
+    series = _float_array("values", values)
     if series.ndim != 1:
         raise ValueError(f"values has shape {series.shape}: allowed a one-dimensional series")
     if not np.all(np.isfinite(series)):
         bad = int(np.flatnonzero(~np.isfinite(series))[0])
         raise ValueError(f"values[{bad}] = {float(series[bad])!r} is not finite: allowed finite numbers only")
+    if series.size and np.max(np.abs(series)) > MAX_VALUE:
+        bad = int(np.argmax(np.abs(series)))
+        raise ValueError(f"values[{bad}] = {float(series[bad])!r} is out of range: allowed finite numbers "
+                         f"with |value| <= {MAX_VALUE:g} (their batch means are squared)")
     batches = len(series) // batch
     if batches < MIN_BATCHES:
         raise ValueError(f"values has {len(series)} observations: allowed at least {MIN_BATCHES * batch} "
                          f"({MIN_BATCHES} batches of {batch})")
     stamps = None
     if times is not None:
-        stamps = np.asarray(times, dtype=float)
+        stamps = _float_array("times", times)
         if stamps.shape != series.shape:
             raise ValueError(f"times has {stamps.size} entries: allowed one per value ({series.size})")
         if not np.all(np.isfinite(stamps)) or np.any(np.diff(stamps) < 0):

@@ -46,6 +46,6 @@ Modules: :mod:`~perfstudies.engine.node` (the node classes),
 """
 
 from perfstudies.engine.node import ArrivalNode, Node
-from perfstudies.engine.simulation import SUPPORTED_CIW, Simulation
+from perfstudies.engine.simulation import MAX_EVENT_BUDGET, SUPPORTED_CIW, EventBudgetExceeded, Simulation
 
-__all__ = ["ArrivalNode", "Node", "SUPPORTED_CIW", "Simulation"]
+__all__ = ["ArrivalNode", "EventBudgetExceeded", "MAX_EVENT_BUDGET", "Node", "SUPPORTED_CIW", "Simulation"]

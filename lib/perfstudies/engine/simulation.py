@@ -4,7 +4,9 @@ See :mod:`perfstudies.engine` for what is re-dated after an event and why
 the records are Ciw's.
 """
 
+import contextlib
 import heapq
+import numbers
 from math import inf
 
 import ciw
@@ -15,6 +17,23 @@ from perfstudies.engine.node import ArrivalNode, Node
 
 #: The Ciw release whose internals this engine mirrors; any other is refused.
 SUPPORTED_CIW = "3.2.7"
+#: Largest event budget a simulation may be given (``max_events``); a run has a bound or none.
+MAX_EVENT_BUDGET = 10**12
+
+
+class EventBudgetExceeded(ValueError):
+    """A run passed its event budget (``max_events``) and was stopped.
+
+    A ``ValueError`` whose message names the budget and the fields that set the
+    run's length (``budget_names``), so the caller knows what to change.
+    ``events`` is the number of events carried out, ``time`` the simulated
+    time reached.
+    """
+
+    def __init__(self, message: str, events: int, time: float):
+        super().__init__(message)
+        self.events = events
+        self.time = time
 
 
 class Simulation(ciw.Simulation):
@@ -27,6 +46,16 @@ class Simulation(ciw.Simulation):
         Re-date every node after every event, as stock Ciw does, and raise
         ``AssertionError`` if a date the engine had kept was stale (slow; for
         tests of new node classes).
+    max_events : int, optional
+        The run's event budget: ``simulate_until_max_time`` and
+        ``simulate_until_max_customers`` stop and raise
+        :class:`EventBudgetExceeded` before carrying out event
+        ``max_events + 1`` (1 <= max_events <= :data:`MAX_EVENT_BUDGET`;
+        None, the default, is no bound).  A run within its budget is untouched:
+        same records, same random streams.
+    budget_names : tuple of str
+        What sets the run's length, named in the error (for example
+        ``("VTSParams.completions = 4000",)``); empty by default.
     **kwargs
         Passed to :class:`ciw.Simulation` (``node_class``, ``tracker``, ...).
 
@@ -43,7 +72,12 @@ class Simulation(ciw.Simulation):
     >>> sim.simulate_until_max_time(10.0)
     """
 
-    def __init__(self, network, *args, check_events: bool = False, **kwargs):
+    def __init__(self, network, *args, check_events: bool = False, max_events: int | None = None,
+                 budget_names: tuple = (), **kwargs):
+        self.max_events = _checked_budget(max_events)
+        self.budget_names = _checked_names(budget_names)
+        #: Events carried out by the last ``simulate_until_*`` call.
+        self.events_done = 0
         if ciw.__version__ != SUPPORTED_CIW:
             raise RuntimeError(f"perfstudies.engine mirrors Ciw {SUPPORTED_CIW} and Ciw {ciw.__version__} is "
                                "installed: pin Ciw, or check tests/test_engine.py against the new release and "
@@ -161,18 +195,62 @@ class Simulation(ciw.Simulation):
                 heapq.heappush(self._heap, (date, index, self._versions[index]))
 
     def simulate_until_max_time(self, max_simulation_time, progress_bar=False):
-        """Ciw's ``simulate_until_max_time``; the stock state tracker's no-op timestamps are skipped."""
+        """Ciw's ``simulate_until_max_time``; the stock state tracker's no-op timestamps are skipped.
+
+        Raises :class:`EventBudgetExceeded` when the run would pass ``max_events``.
+        """
         if progress_bar or type(self.statetracker) is not StateTracker:
-            super().simulate_until_max_time(max_simulation_time, progress_bar)
+            with self._counting(f"max_time = {max_simulation_time!r}"):
+                super().simulate_until_max_time(max_simulation_time, progress_bar)
             return
         next_active_node = self.find_next_active_node()
         self.current_time = next_active_node.next_event_date
         event = self.event_and_return_nextnode
+        budget = self.max_events if self.max_events is not None else MAX_EVENT_BUDGET
+        left = budget
         while self.current_time < max_simulation_time:
+            if not left:
+                self.events_done = budget
+                self._over_budget(f"max_time = {max_simulation_time!r}")
+            left -= 1
             next_active_node = event(next_active_node)
             self.current_time = next_active_node.next_event_date
+        self.events_done = budget - left
         self.current_time = max_simulation_time
         self.wrap_up_servers(max_simulation_time)
+
+    def simulate_until_max_customers(self, max_customers, progress_bar=False, method="Complete"):
+        """Ciw's ``simulate_until_max_customers``; raises :class:`EventBudgetExceeded` past ``max_events``."""
+        with self._counting(f"max_customers = {max_customers!r}"):
+            super().simulate_until_max_customers(max_customers, progress_bar, method)
+
+    # --- the event budget -----------------------------------------------------------------
+    @contextlib.contextmanager
+    def _counting(self, length: str):
+        """Count the events of Ciw's own loop (which calls ``event_and_return_nextnode``) against the budget."""
+        step = self.event_and_return_nextnode
+        budget = self.max_events if self.max_events is not None else MAX_EVENT_BUDGET
+        self.events_done = 0
+
+        def counted(next_active_node):
+            if self.events_done >= budget:
+                self._over_budget(length)
+            self.events_done += 1
+            return step(next_active_node)
+
+        self.event_and_return_nextnode = counted  # shadows the method for this run only
+        try:
+            yield
+        finally:
+            del self.event_and_return_nextnode
+
+    def _over_budget(self, length: str):
+        limit = MAX_EVENT_BUDGET if self.max_events is None else self.max_events
+        names = ", ".join((*self.budget_names, length))
+        raise EventBudgetExceeded(
+            f"the run passed its event budget, max_events = {limit:,}: stopped at simulated time "
+            f"{self.current_time:.6g} with {names}: allowed a run of at most max_events events "
+            f"(reduce {names}, or raise max_events)", events=self.events_done, time=self.current_time)
 
     # --- self-check -----------------------------------------------------------------------
     def _check_dates(self):
@@ -189,6 +267,24 @@ class Simulation(ciw.Simulation):
         finite = [index for index, date in enumerate(self._dates) if date < inf]
         if valid != finite:
             raise AssertionError(f"heap holds nodes {valid}, nodes with a finite date are {finite}")
+
+
+def _checked_budget(max_events):
+    if max_events is None:
+        return None
+    if isinstance(max_events, bool) or not isinstance(max_events, numbers.Integral) \
+            or not 1 <= max_events <= MAX_EVENT_BUDGET:
+        raise ValueError(f"max_events = {max_events!r} is not allowed: allowed an integer "
+                         f"1 <= max_events <= {MAX_EVENT_BUDGET:,} or None")
+    return int(max_events)
+
+
+def _checked_names(budget_names) -> tuple:
+    if isinstance(budget_names, str) or not isinstance(budget_names, (tuple, list)) \
+            or not all(isinstance(name, str) and name for name in budget_names):
+        raise ValueError(f"budget_names = {budget_names!r} has the wrong type: allowed a tuple of non-empty strings "
+                         "(what sets the run's length, e.g. 'VTSParams.completions = 4000')")
+    return tuple(budget_names)
 
 
 def _individuals(value):

@@ -1,0 +1,178 @@
+"""The run-time event budget: the engine stops a run that passes it, naming what sets its length.
+
+Reproducers of issue 27: ``run_ciw(..., max_time=1e12)`` and
+``replicate(..., replications=1000)`` had no overall bound (they ran for
+minutes, hours); now each stops at its budget with a ValueError naming it.
+"""
+
+import contextlib
+import signal
+import time
+
+import ciw
+import pandas as pd
+import pytest
+
+from perfstudies import engine, runner
+from perfstudies.engine import EventBudgetExceeded
+from perfstudies.fifo import FIFONode
+from perfstudies.reference import QueueParams, queue_model, queue_network
+from perfstudies.runner import event_budget, replicate, replicate_until, run_ciw
+
+
+@contextlib.contextmanager
+def _within(seconds: int):
+    """Fail with TimeoutError instead of running on when the block takes longer than ``seconds``."""
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _network():
+    return queue_network(QueueParams())
+
+
+def _simulation(**options):
+    ciw.seed(3)
+    return engine.Simulation(_network(), node_class=FIFONode, **options)
+
+
+def _records(simulation):
+    return [tuple(record) for record in simulation.get_all_records()]
+
+
+# --- the engine --------------------------------------------------------------------------------
+def test_a_run_within_its_budget_is_untouched():
+    free = _simulation()
+    free.simulate_until_max_time(300.0)
+    events = free.events_done
+    assert events > 100
+    exact = _simulation(max_events=events)  # exactly enough: the same run
+    exact.simulate_until_max_time(300.0)
+    assert _records(exact) == _records(free)
+    assert exact.events_done == events
+    assert exact.current_time == free.current_time == 300.0
+
+
+def test_one_event_over_the_budget_stops_the_run_naming_it():
+    free = _simulation()
+    free.simulate_until_max_time(300.0)
+    short = _simulation(max_events=free.events_done - 1, budget_names=("QueueParams.max_time = 300.0",))
+    with pytest.raises(EventBudgetExceeded, match=r"max_events = .*QueueParams\.max_time = 300\.0.*max_time = 300\.0"):
+        short.simulate_until_max_time(300.0)
+
+
+@pytest.mark.parametrize("run", [
+    lambda simulation: simulation.simulate_until_max_time(1e12, progress_bar=True),  # Ciw's own loop
+    lambda simulation: simulation.simulate_until_max_customers(10**9),
+])
+def test_ciws_own_loops_keep_the_budget(run):
+    simulation = _simulation(max_events=500)
+    with _within(10), pytest.raises(EventBudgetExceeded, match=r"^the run passed its event budget, max_events = 500"):
+        run(simulation)
+    assert simulation.events_done == 500
+    assert "event_and_return_nextnode" not in vars(simulation)  # the counting wrapper is gone
+
+
+def test_ciws_own_loop_within_the_budget_gives_the_same_records():
+    fast = _simulation(max_events=10**6)
+    fast.simulate_until_max_time(200.0)
+    slow = _simulation(max_events=10**6)
+    slow.simulate_until_max_time(200.0, progress_bar=True)
+    assert _records(slow) == _records(fast)
+    assert slow.events_done == fast.events_done
+
+
+@pytest.mark.parametrize(("options", "name"), [
+    ({"max_events": 0}, "max_events"), ({"max_events": 1.5}, "max_events"), ({"max_events": True}, "max_events"),
+    ({"budget_names": "max_time"}, "budget_names"), ({"budget_names": ("",)}, "budget_names"),
+])
+def test_the_engine_refuses_a_bad_budget_by_name(options, name):
+    with pytest.raises(ValueError, match=rf"^{name} = .*allowed"):
+        engine.Simulation(_network(), **options)
+
+
+# --- run_ciw, replicate and event_budget -------------------------------------------------------
+def test_run_ciw_with_an_endless_max_time_stops_at_its_default_budget(monkeypatch):
+    """Issue 27: ``run_ciw(..., max_time=1e12)`` ran for hours; now it stops at MAX_RUN_EVENTS."""
+    assert runner.MAX_RUN_EVENTS == runner.MAX_EVENTS  # about a minute of CPU on this machine
+    monkeypatch.setattr(runner, "MAX_RUN_EVENTS", 20_000)  # the same mechanism, a second's worth
+    start = time.process_time()
+    with _within(20), pytest.raises(ValueError, match=r"max_events = 20,000.*max_time = 1000000000000\.0"):
+        run_ciw(_network(), seed=1, max_time=1e12)
+    assert time.process_time() - start < 10
+
+
+def test_run_ciw_names_the_records_fields_it_is_given():
+    params = QueueParams(max_time=1e6)
+    with _within(20), pytest.raises(EventBudgetExceeded, match=r"QueueParams\.max_time = 1000000\.0"):
+        run_ciw(_network(), seed=1, max_time=params.max_time, max_events=5_000,
+                budget_names=params.budget_names(("max_time",)))
+
+
+def test_run_ciw_within_its_budget_gives_the_same_records():
+    _, free = run_ciw(_network(), seed=4, max_time=300.0)
+    simulation, bounded = run_ciw(_network(), seed=4, max_time=300.0, max_events=10**6)
+    pd.testing.assert_frame_equal(free, bounded)
+    _, exact = run_ciw(_network(), seed=4, max_time=300.0, max_events=simulation.events_done)
+    pd.testing.assert_frame_equal(free, exact)
+
+
+def test_replicate_of_many_replications_stops_at_its_budget_naming_replications(monkeypatch):
+    """Issue 27: ``replicate(..., replications=1000)`` had no overall bound; now MAX_CALL_EVENTS bounds it."""
+    monkeypatch.setattr(runner, "MAX_CALL_EVENTS", 30_000)
+    with _within(30), pytest.raises(ValueError, match=r"max_events = .*replications = 1000"):
+        replicate(queue_model, QueueParams(max_time=500.0, warmup=50.0), replications=1000, progress=False)
+
+
+def test_replicate_until_stops_at_its_budget_naming_cap():
+    with _within(30), pytest.raises(EventBudgetExceeded, match=r"cap = 200"):
+        replicate_until(queue_model, QueueParams(max_time=500.0, warmup=50.0), {"mean_wait": 1e-9}, initial=2,
+                        cap=200, max_events=20_000)
+
+
+def test_replicate_within_its_budget_gives_the_same_table():
+    params = QueueParams(max_time=300.0, warmup=30.0)
+    free = replicate(queue_model, params, replications=3, seed=5, progress=False)
+    bounded = replicate(queue_model, params, replications=3, seed=5, progress=False, max_events=10**7)
+    pd.testing.assert_frame_equal(free.runs, bounded.runs)
+
+
+def test_event_budget_blocks_add_up_their_runs_and_nest():
+    with event_budget(10**6, ("outer",)) as outer:
+        simulation, _ = run_ciw(_network(), seed=1, max_time=100.0)
+        first = simulation.events_done
+        with event_budget(10**6, ("inner",)) as inner:
+            simulation, _ = run_ciw(_network(), seed=2, max_time=100.0)
+        assert inner.used == simulation.events_done
+    assert outer.used == first + inner.used
+    with event_budget(first, ("spent",)):
+        run_ciw(_network(), seed=1, max_time=100.0)  # exactly the budget
+        with pytest.raises(EventBudgetExceeded, match="spent"):
+            run_ciw(_network(), seed=1, max_time=100.0)
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    (lambda: run_ciw(_network(), seed=1, max_time=10.0, max_events=0), "max_events"),
+    (lambda: run_ciw(_network(), seed=1, max_time=10.0, max_events=2.5), "max_events"),
+    (lambda: run_ciw(_network(), seed=1, max_time=10.0, budget_names="x"), "budget_names"),
+    (lambda: replicate(queue_model, QueueParams(), replications=2, max_events=-1), "max_events"),
+    (lambda: event_budget(0).__enter__(), "max_events"),
+])
+def test_bad_budgets_are_refused_by_name(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} = .*allowed"):
+        call()
+
+
+def test_params_budget_names_name_the_record_and_its_fields():
+    assert QueueParams().budget_names(("max_time", "warmup")) == ("QueueParams.max_time = 5000.0",
+                                                                   "QueueParams.warmup = 500.0")
+    with pytest.raises(ValueError, match=r"^fields = 'nope' is not allowed"):
+        QueueParams().budget_names(("nope",))
