@@ -46,7 +46,7 @@ def collect(keys: list[str] | None = None) -> pd.DataFrame:
 
 #: The scoreboard's columns as README and ``make accuracy`` print them: (heading, how a row shows it).
 BOARD_COLUMNS = (
-    ("study", lambda row: row.study),
+    ("study", lambda row: str(row.study)),
     ("cells", lambda row: f"{row.cells}"),
     ("calibration / derived / prediction", lambda row: f"{row.calibration} / {row.derived} / {row.prediction}"),
     ("predicted within 10%", lambda row: f"{row.within_10pct} of {row.scored} ({row.pct_within_10pct:.0f}%)"),
