@@ -15,10 +15,10 @@ from perfstudies.compare import DEFAULT, IMPRECISE, Tolerance, required_half_wid
 from perfstudies.data import load
 from perfstudies.models.spxtape import STUDY
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_CALIBRATION, TABLE1_COLUMN_OF,
-                                                    TABLE1_ROWS, TABLE2_CALIBRATION, column_name, table1_cell,
-                                                    table2_cell, without_dump)
-from perfstudies.models.spxtape.comparison import (CAP, CONCURRENT_TAPES, INITIAL, TABLE1, TABLE2, cells,
-                                                   experiments)
+                                                    TABLE1_ROWS, TABLE2_CALIBRATION, column_name, facts,
+                                                    table1_cell, table2_cell, without_dump)
+from perfstudies.models.spxtape.comparison import (CAP, CONCURRENT_TAPES, INITIAL, TABLE1, TABLE1_CAP, TABLE2,
+                                                   baselines, cells, experiments)
 from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
 
 #: The eight predicted cells: (table, row, column).
@@ -62,7 +62,8 @@ def test_the_study_record_declares_the_comparison(specs):
     assert STUDY.cells is cells and STUDY.experiments is experiments
     assert check_specs(specs) == specs  # unique keys and published cells
     assert [experiment.name for experiment in experiments()] == [TABLE1, TABLE2]
-    assert all(experiment.initial == INITIAL and experiment.cap == CAP for experiment in experiments())
+    assert [(experiment.initial, experiment.cap) for experiment in experiments()] == [(INITIAL, TABLE1_CAP),
+                                                                                      (INITIAL, CAP)]
 
 
 def test_every_published_cell_is_declared_once(specs):
@@ -91,7 +92,9 @@ def test_the_loads_processor_time_is_a_prediction_the_published_cells_do_not_imp
         (dump_cpu.where,), lambda dump: dump, "the dump's processor time"))
     (refusal,) = refused_derivations([as_derived if spec is load_cpu else spec for spec in specs])
     assert refusal.startswith(load_cpu.key) and "gives 79, published 902" in refusal
-    assert load_cpu.role == "prediction" and load_cpu.baseline.value == dump_cpu.value == 79
+    assert load_cpu.role == "prediction" and dump_cpu.value == 79
+    # issue 25: its baseline is the planner's utilisation rule (275 s), not the 79 s the model gives by design
+    assert load_cpu.baseline.value == pytest.approx(79 * 4062 / 1167) and load_cpu.baseline.kind == "scaling"
 
 
 def test_roles_calibration_derived_prediction(specs):
@@ -114,21 +117,64 @@ def test_each_calibration_cell_names_the_one_parameter_it_sets(specs):
 
 
 def test_every_prediction_has_a_baseline_with_its_ground(specs):
-    """Persistence from the configuration a planner would have measured (the values issue 25 may revisit)."""
+    """Issue 25: the planner's answer from the report, the stronger where two are plausible, each with its ground.
+
+    Re-pinned in issue 25: the idle times with 2 and 4 drives were the 1-drive dump's 230 s, but the report
+    states that two or more drives overlap every change (0 s); the load's idle time was the same 230 s, but the
+    report's buffering rule, scaled by how slowly the load drains the buffer, gives 0 s; the load's processor
+    time was the dump's 79 s (what the model gives by design), but at the dump's processor utilisation over the
+    load's elapsed time it is 275 s; the concurrent dump's tapes were the dedicated dump's 7, but in proportion
+    to the pages dumped they are 6 whole cartridges.  The tape counts with more drives and SPTAPE's load keep
+    persistence, the closer answer there.
+    """
     published = load("spxtape", "table1").set_index(["command", "function", "drives"])
-    reference = {("Table 1", "system_idle_s", "SPXTAPE DUMP 2"): published.loc[("SPXTAPE", "DUMP", 1), "system_idle_s"],
-                 ("Table 1", "system_idle_s", "SPXTAPE DUMP 4"): published.loc[("SPXTAPE", "DUMP", 1), "system_idle_s"],
-                 ("Table 1", "system_idle_s", "SPXTAPE LOAD 1"): published.loc[("SPXTAPE", "DUMP", 1), "system_idle_s"],
-                 ("Table 1", "tapes", "SPXTAPE DUMP 2"): published.loc[("SPXTAPE", "DUMP", 1), "tapes"],
-                 ("Table 1", "tapes", "SPXTAPE DUMP 4"): published.loc[("SPXTAPE", "DUMP", 1), "tapes"],
-                 ("Table 2", CONCURRENT_TAPES, "with SPXTAPE DUMP"): published.loc[("SPXTAPE", "DUMP", 1), "tapes"],
-                 ("Table 1", "elapsed_s", "SPTAPE LOAD 1"): published.loc[("SPTAPE", "DUMP", 1), "elapsed_s"],
-                 ("Table 1", "processor_s", "SPXTAPE LOAD 1"): published.loc[("SPXTAPE", "DUMP", 2), "processor_s"]}
+    known = facts()
+    dump1, dump2, load1 = (published.loc[key] for key in (("SPXTAPE", "DUMP", 1), ("SPXTAPE", "DUMP", 2),
+                                                           ("SPXTAPE", "LOAD", 1)))
+    hidden_per_change = dump1["overlapped_change_s"] / (dump1["tapes"] - 1) * load1["elapsed_s"] / dump1["elapsed_s"]
+    assert hidden_per_change > load1["tape_change_s"] / (load1["tapes"] - 1)  # 70 s > 62 s: nothing left to idle
+    expected = {
+        ("Table 1", "system_idle_s", "SPXTAPE DUMP 2"): (0.0, "scaling", "two or more drives"),
+        ("Table 1", "system_idle_s", "SPXTAPE DUMP 4"): (0.0, "scaling", "two or more drives"),
+        ("Table 1", "system_idle_s", "SPXTAPE LOAD 1"): (0.0, "scaling", "buffer"),
+        ("Table 1", "tapes", "SPXTAPE DUMP 2"): (dump1["tapes"], "persistence", "1-drive SPXTAPE dump"),
+        ("Table 1", "tapes", "SPXTAPE DUMP 4"): (dump1["tapes"], "persistence", "1-drive SPXTAPE dump"),
+        ("Table 1", "elapsed_s", "SPTAPE LOAD 1"): (published.loc[("SPTAPE", "DUMP", 1), "elapsed_s"], "persistence",
+                                                   "SPTAPE's own dump"),
+        ("Table 1", "processor_s", "SPXTAPE LOAD 1"): (dump2["processor_s"] * load1["elapsed_s"] / dump2["elapsed_s"],
+                                                       "scaling", "utilisation"),
+        ("Table 2", CONCURRENT_TAPES, "with SPXTAPE DUMP"): (
+            math.ceil(dump2["tapes"] * known["concurrent_spool_pages"] / known["spool_pages"]), "scaling",
+            "in proportion to the pages dumped")}
     predicted = {_index(spec): spec for spec in specs if spec.role == "prediction"}
-    assert set(predicted) == set(reference)
+    assert set(predicted) == set(expected)
+    assert {spec.key: spec.baseline for spec in predicted.values()} == baselines()
     for index, spec in predicted.items():
-        assert spec.baseline.value == reference[index], index
-        assert spec.baseline.kind == "persistence" and spec.baseline.ground.strip(), index
+        value, kind, words = expected[index]
+        assert spec.baseline.value == pytest.approx(value, rel=1e-12), index
+        assert spec.baseline.kind == kind and words in spec.baseline.ground, index
+    assert expected[("Table 2", CONCURRENT_TAPES, "with SPXTAPE DUMP")][0] == 6
+    assert round(expected[("Table 1", "processor_s", "SPXTAPE LOAD 1")][0]) == 275
+
+
+def test_each_baseline_is_the_closer_of_the_plausible_answers(specs):
+    """Where the report supports two naive answers, the declared one is at least as close to the published value."""
+    published = load("spxtape", "table1").set_index(["command", "function", "drives"])
+    dump1 = published.loc[("SPXTAPE", "DUMP", 1)]
+    others = {("Table 1", "system_idle_s", "SPXTAPE DUMP 2"): [dump1["system_idle_s"]],
+              ("Table 1", "system_idle_s", "SPXTAPE DUMP 4"): [dump1["system_idle_s"]],
+              ("Table 1", "system_idle_s", "SPXTAPE LOAD 1"): [dump1["system_idle_s"]],
+              ("Table 1", "tapes", "SPXTAPE DUMP 2"): [dump1["tapes"] + 1],  # n partly filled tapes
+              ("Table 1", "tapes", "SPXTAPE DUMP 4"): [dump1["tapes"] + 3],
+              ("Table 1", "elapsed_s", "SPTAPE LOAD 1"): [  # SPXTAPE's load-to-dump ratio applied to SPTAPE
+                  published.loc[("SPTAPE", "DUMP", 1), "elapsed_s"] * published.loc[("SPXTAPE", "LOAD", 1), "elapsed_s"]
+                  / dump1["elapsed_s"]],
+              ("Table 1", "processor_s", "SPXTAPE LOAD 1"): [published.loc[("SPXTAPE", "DUMP", 2), "processor_s"]],
+              ("Table 2", CONCURRENT_TAPES, "with SPXTAPE DUMP"): [published.loc[("SPXTAPE", "DUMP", 2), "tapes"]]}
+    for spec in specs:
+        if spec.role == "prediction":
+            error = abs(spec.baseline.value - spec.published.value)
+            assert all(error <= abs(other - spec.published.value) for other in others[_index(spec)]), spec.key
 
 
 def test_no_prediction_says_it_holds_by_construction(specs):
@@ -220,10 +266,10 @@ def test_table2_rows_are_the_closed_form_of_the_calibrated_cells(table):
 def test_scored_and_calibrated_numbers_are_precise_unless_the_cap_says_otherwise(table):
     scored = table[table["role"] != "derived"]
     imprecise = scored[~scored["precise"].astype(bool)]
-    assert imprecise["note"].str.contains(f"{IMPRECISE}: .*the cap of {CAP} replications was reached").all()
-    # the two zero-idle cells whose mean rests on rare long idles; everything else met its target
-    assert set(imprecise.index) == {("Table 1", "system_idle_s", "SPXTAPE DUMP 4"),
-                                    ("Table 1", "system_idle_s", "SPXTAPE LOAD 1")}
+    assert imprecise["note"].str.contains(f"{IMPRECISE}: .*the cap of {TABLE1_CAP} replications was reached").all()
+    # issue 25: the cap of 120 decides the load's idle time (at 109 replications); the 4-drive dump's mean idle
+    # time rests on two long idles in 120 replications and lies by the edge of its ±1 s tolerance: undecided
+    assert set(imprecise.index) == {("Table 1", "system_idle_s", "SPXTAPE DUMP 4")}
     for index, cell in scored.drop(imprecise.index).iterrows():
         ground = "default" if cell["tolerance_kind"] == "relative" else "resolution"
         allowed = required_half_width(cell["published"], Tolerance(cell["tolerance"], cell["tolerance_kind"], ground,
@@ -232,10 +278,32 @@ def test_scored_and_calibrated_numbers_are_precise_unless_the_cap_says_otherwise
         assert cell["ci_half_width"] <= allowed + 1e-12, index
         assert IMPRECISE not in cell["note"], index
     counts = table[table["table"] == "Table 1"].reset_index(drop=True).groupby("column")["replications"].max()
-    assert counts["SPXTAPE DUMP 4"] == counts["SPXTAPE LOAD 1"] == CAP
-    assert counts.min() >= INITIAL
+    assert counts["SPXTAPE DUMP 4"] == TABLE1_CAP
+    assert INITIAL <= counts.min() and counts["SPXTAPE LOAD 1"] < TABLE1_CAP
     assert counts["SPTAPE DUMP 1"] == max(counts[c] for c in ("SPXTAPE DUMP 1", "SPXTAPE DUMP 2", "SPXTAPE DUMP 4"))
     assert counts["SPTAPE LOAD 1"] == counts["SPXTAPE LOAD 1"]
+
+
+def test_the_verdicts_of_the_predictions(table):
+    """Pinned in issue 25 (before: the idle times of the 4-drive dump and of the load undecided at the cap of 40).
+
+    The cap of 120 makes the load's idle time a decided miss (about 10 s against 0 s, many tolerances off); the
+    4-drive dump's stays undecided (see the comparison module).  No tolerance changed; the baselines changed
+    no verdict.
+    """
+    verdicts = {("system_idle_s", "SPXTAPE DUMP 2"): "hit", ("tapes", "SPXTAPE DUMP 2"): "hit",
+                ("system_idle_s", "SPXTAPE DUMP 4"): "undecided", ("tapes", "SPXTAPE DUMP 4"): "hit",
+                ("elapsed_s", "SPTAPE LOAD 1"): "miss", ("system_idle_s", "SPXTAPE LOAD 1"): "miss",
+                ("processor_s", "SPXTAPE LOAD 1"): "miss"}
+    for (row, column), verdict in verdicts.items():
+        assert table.loc[("Table 1", row, column), "verdict"] == verdict, (row, column)
+    assert table.loc[("Table 2", CONCURRENT_TAPES, "with SPXTAPE DUMP"), "verdict"] == "hit"
+    load_idle = table.loc[("Table 1", "system_idle_s", "SPXTAPE LOAD 1")]
+    assert load_idle["model"] - load_idle["ci_half_width"] > load_idle["tolerance"]  # the whole interval misses
+    # only the 4-drive dump's tapes and SPTAPE's load beat the planner's answer; the rest tie it or lose to it
+    beats = table.loc[table["role"] == "prediction", "beats_baseline"].astype(bool)
+    assert set(beats[beats].index) == {("Table 1", "tapes", "SPXTAPE DUMP 4"),
+                                       ("Table 1", "elapsed_s", "SPTAPE LOAD 1")}
 
 
 def test_table2_cells_of_the_published_text():
