@@ -2,6 +2,7 @@
 
 import functools
 import http.server
+import importlib.util
 import os
 import subprocess
 import sys
@@ -27,6 +28,16 @@ def build_book(source: Path, config: Path, toc: Path, output: Path | None = None
     if output is not None:
         command += ["--path-output", str(output)]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+
+
+def book_extension(name: str):
+    """The book's Sphinx extension ``book/_ext/<name>.py``, imported once per test process as ``name``."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "book" / "_ext" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 #: Set to the ``html`` folder of a book already built (``--path-output``) to test it as it is,
