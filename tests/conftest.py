@@ -21,13 +21,34 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+def _as_given_by_make(path: Path) -> str:
+    """``path`` as `make book` spells it: relative to the repository root when inside it."""
+    path = Path(path)
+    try:
+        return os.path.relpath(path, ROOT) if path.resolve().is_relative_to(ROOT) else str(path)
+    except ValueError:
+        return str(path)
+
+
 def build_book(source: Path, config: Path, toc: Path, output: Path | None = None) -> subprocess.CompletedProcess:
-    """Run the book build exactly as `make book` does; return the finished process."""
-    command = [str(JUPYTER_BOOK), "build", str(source), "--config", str(config), "--toc", str(toc),
-               "-W", "--keep-going"]
+    """Run the book build exactly as `make book` does; return the finished process.
+
+    The paths are spelled as `make book` spells them (``. --config book/_config.yml --toc
+    book/_toc.yml``): jupyter-book hands the ``--toc`` path to Sphinx as the config value
+    ``external_toc_path``, and a different spelling of the same file is a changed config to
+    Sphinx, which then re-reads and re-executes every page.  Spelled alike, the test's build
+    and `make book` share one build environment and a build with nothing changed is a no-op.
+    """
+    return subprocess.run(book_command(source, config, toc, output), cwd=ROOT, capture_output=True, text=True)
+
+
+def book_command(source: Path, config: Path, toc: Path, output: Path | None = None) -> list[str]:
+    """The command line of :func:`build_book` (run from the repository root)."""
+    command = [str(JUPYTER_BOOK), "build", _as_given_by_make(source), "--config", _as_given_by_make(config),
+               "--toc", _as_given_by_make(toc), "-W", "--keep-going"]
     if output is not None:
         command += ["--path-output", str(output)]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    return command
 
 
 def book_extension(name: str):
@@ -78,3 +99,4 @@ def only_localhost(route, blocked: list) -> None:
         return route.continue_()
     blocked.append(route.request.url)
     return route.abort()
+
