@@ -9,7 +9,13 @@ JS_STAMP := book/node_modules/.installed
 HTML := _build/html
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: env browser book test lab bench accuracy data-check clean
+# When make started: `make test` reports its wall time from here (the environment included).
+STARTED := $(shell date +%s)
+# Both cores, never more than two workers: the book build and its Chromium pass in one worker, the
+# chapters in kernels together, every other test wherever a worker is free (tests/conftest.py).
+PARALLEL := -n 2 --dist loadgroup --no-loadscope-reorder
+
+.PHONY: env browser book test check lab bench accuracy data-check clean
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
@@ -29,8 +35,15 @@ book: env
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml -W --keep-going
 	@echo "The book is at $(abspath $(HTML))/index.html"
 
+# The whole suite, as CI runs it: every comparison into the disk memo first (two at a time), then the
+# tests on two workers; at the end the five slowest tests and the wall time since make started.
 test: env browser
-	$(BIN)/python -m pytest
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --warm-memo --durations=5
+
+# The quick inner loop: everything but the book build, the browser suites and the chapters in kernels.
+check: env
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --warm-memo --durations=5 \
+	  -m "not book and not browser"
 
 # The browser tests drive Debian's Chromium.  When it is missing, install it
 # (as root, or through sudo: without a password, or asking for it at a

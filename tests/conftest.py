@@ -100,3 +100,92 @@ def only_localhost(route, blocked: list) -> None:
     blocked.append(route.request.url)
     return route.abort()
 
+
+# --- using both cores (`make test` runs pytest -n 2 --dist loadgroup, see the Makefile) -----------------------
+
+#: The xdist group of the tests that need the whole book built: the build and the offline Chromium pass
+#: over it run in one worker, one after the other, while the other worker takes everything else.
+BOOK_GROUP = "book-build"
+#: The xdist group of the tests that run chapters in kernels (live widgets, JupyterLab in Chromium):
+#: one JupyterLab server, and they come last, when the book build has filled the chapters' disk memo.
+KERNEL_GROUP = "chapter-kernels"
+KERNEL_MODULES = ("test_live_widgets.py", "test_lab_browser.py")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--warm-memo", action="store_true",
+                     help="before the tests, compute every study's comparison into the disk memo, two studies at "
+                          "a time (make test); the tests and the book's pages then read them")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Group the book's and the kernels' tests for xdist, the book build first and the kernels last.
+
+    With ``--dist loadgroup --no-loadscope-reorder`` the first worker starts on the book build at once,
+    the other works through the rest, and whichever is free first takes the kernels' group.
+    """
+    book, middle, kernels = [], [], []
+    for item in items:
+        if item.path.name in KERNEL_MODULES:
+            item.add_marker(pytest.mark.xdist_group(KERNEL_GROUP))
+            kernels.append(item)
+        elif {"built_book", "rendered"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group(BOOK_GROUP))
+            book.append(item)
+        else:
+            middle.append(item)
+    items[:] = book + middle + kernels
+
+
+#: Studies in the order their cold comparisons are started (longest first, so the two processes end together).
+WARM_ORDER = ("spxtape", "diag44", "mdf", "svcdump", "vts")
+
+
+def pytest_sessionstart(session):
+    """With ``--warm-memo``: every comparison into the disk memo, two at a time, before any test runs.
+
+    The study tests, the chapters, the Accuracy page and the live panels all read the comparisons
+    through the disk memo (``perfstudies.accuracy.study_comparison``); computed here once, on both
+    cores, no two processes compute the same one.  Runs in the xdist controller (or the only
+    process), before the workers start; a warm memo makes it a read of five files.
+    """
+    config = session.config
+    if not config.getoption("warm_memo") or hasattr(config, "workerinput"):
+        return
+    import time
+
+    from perfstudies.studies import STUDIES
+
+    keys = [key for key in WARM_ORDER if key in STUDIES] + [key for key in STUDIES if key not in WARM_ORDER]
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    say = reporter.write_line if reporter else print
+    started, running, failed = time.monotonic(), {}, []
+    while keys or running:
+        while keys and len(running) < 2:
+            key = keys.pop(0)
+            code = f"from perfstudies.accuracy import study_comparison; study_comparison({key!r})"
+            running[key] = (subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                                             stderr=subprocess.STDOUT, text=True), time.monotonic())
+        time.sleep(0.2)
+        for key, (process, since) in list(running.items()):
+            if process.poll() is not None:
+                del running[key]
+                output = process.stdout.read()
+                say(f"disk memo: comparison of {key} ready in {time.monotonic() - since:.0f} s")
+                if process.returncode != 0:  # the study's own tests report the failure; say it here too
+                    failed.append(key)
+                    say(f"disk memo: computing the comparison of {key} failed:\n{output[-3000:]}")
+    say(f"disk memo: every comparison ready {time.monotonic() - started:.0f} s after the start"
+        + (f" ({', '.join(failed)} failed)" if failed else ""))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter, config):
+    """`make test` says how long it took, the environment included (the five slowest tests are above)."""
+    started = os.environ.get("PERFSTUDIES_MAKE_STARTED")
+    if started and not hasattr(config, "workerinput"):
+        import time
+
+        seconds = time.time() - float(started)
+        terminalreporter.write_sep("=", f"make test: {seconds // 60:.0f} min {seconds % 60:.0f} s wall since "
+                                        "make started (environment, memo, tests); the slowest tests are listed above")
