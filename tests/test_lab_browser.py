@@ -108,8 +108,10 @@ def lab(tmp_path_factory):
     log = (scratch / "lab.log").open("w")
     # A fresh workspace directory, so no tab from an earlier session reopens.
     env = {**os.environ, "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces")}
+    # Kernels on Unix sockets (book/_ext/ipc_kernels.py): no localhost ports to race for with the
+    # kernels and servers of the other pytest worker.
     args = f"--port={port} --ServerApp.port_retries=0 --IdentityProvider.token={token} " \
-           "--LabApp.expose_app_in_browser=True"
+           "--LabApp.expose_app_in_browser=True --KernelManager.transport=ipc"
     server = subprocess.Popen(["make", "--no-print-directory", "lab", f"LAB_ARGS={args}"], cwd=ROOT, env=env,
                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"

@@ -24,6 +24,8 @@ pytestmark = pytest.mark.book
 # instead of at the 900 s timeout that is there for cold computations (book/_ext/stuck_cells.py).
 stuck_cells = book_extension("stuck_cells")
 stuck_cells.install()
+# Its kernels on Unix sockets: no localhost ports to race for with the other worker's kernels and servers.
+book_extension("ipc_kernels").install()
 
 MOVE_EVERY_CONTROL = """
 import ipywidgets as widgets

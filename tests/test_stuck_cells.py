@@ -52,8 +52,18 @@ def test_a_kernel_that_computes_or_waits_on_its_workers_is_left_alone(watched):
     assert [cell.outputs[0]["text"] for cell in notebook.cells] == ["computed\n", "waited\n"]
 
 
+def test_kernels_started_by_nbclient_talk_over_unix_sockets_not_localhost_ports():
+    """No ports for concurrent kernels (the book build's, the live widgets') to race for (book/_ext/ipc_kernels.py)."""
+    book_extension("ipc_kernels").install()
+    notebook = _run("import json\nfrom ipykernel import get_connection_info\n"
+                    "info = json.loads(get_connection_info())\nprint(info['transport'], info['ip'])")
+    transport, address = notebook.cells[0].outputs[0]["text"].split()
+    assert transport == "ipc" and address.endswith("-ipc") and "/jupyter/runtime/kernel-" in address
+
+
 def test_the_book_build_and_the_kernel_tests_watch_their_cells():
     config = (ROOT / "book" / "_config.yml").read_text()
-    assert "stuck_cells: _ext" in config
-    assert "stuck_cells.install()" in (ROOT / "tests" / "test_live_widgets.py").read_text()
+    assert "stuck_cells: _ext" in config and "ipc_kernels: _ext" in config
+    live_widgets = (ROOT / "tests" / "test_live_widgets.py").read_text()
+    assert "stuck_cells.install()" in live_widgets and 'book_extension("ipc_kernels").install()' in live_widgets
     assert "stuck_cells" in (ROOT / "tests" / "test_lab_browser.py").read_text()
