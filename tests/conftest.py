@@ -1,5 +1,7 @@
 """Shared fixtures: the built book (built once per test session) and its server; the headless browser's settings."""
 
+import contextlib
+import fcntl
 import functools
 import http.server
 import importlib.util
@@ -71,7 +73,8 @@ def built_book() -> Path:
     """The whole book, built with warnings as errors and every notebook executed."""
     if os.environ.get(BUILT_BOOK_ENV):
         return Path(os.environ[BUILT_BOOK_ENV])
-    result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
+    with _locked(BOOK_LOCK, fcntl.LOCK_EX):  # the kernel tests of the other worker wait for the build
+        result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
     assert result.returncode == 0, f"book build failed:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
     return HTML
 
@@ -110,6 +113,36 @@ BOOK_GROUP = "book-build"
 #: one JupyterLab server, and they come last, when the book build has filled the chapters' disk memo.
 KERNEL_GROUP = "chapter-kernels"
 KERNEL_MODULES = ("test_live_widgets.py", "test_lab_browser.py")
+
+
+#: Held (exclusively) while the session's book build runs.
+BOOK_LOCK = ROOT / "_build" / ".book-build.lock"
+
+
+@contextlib.contextmanager
+def _locked(path: Path, mode: int):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, mode)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_waited_for_book = False
+
+
+def pytest_runtest_setup(item):
+    """The chapters-in-kernels tests start once a book build under way in the other worker has finished.
+
+    The build executes every chapter and fills the disk memo of the chapters' sweeps; started at the
+    same time, the kernels would compute the same sweeps again, on the cores the build needs.
+    """
+    global _waited_for_book
+    if item.path.name in KERNEL_MODULES and not _waited_for_book:
+        with _locked(BOOK_LOCK, fcntl.LOCK_SH):
+            _waited_for_book = True
 
 
 def pytest_addoption(parser):
