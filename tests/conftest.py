@@ -73,7 +73,7 @@ def built_book() -> Path:
     """The whole book, built with warnings as errors and every notebook executed."""
     if os.environ.get(BUILT_BOOK_ENV):
         return Path(os.environ[BUILT_BOOK_ENV])
-    with _locked(BOOK_LOCK, fcntl.LOCK_EX):  # the kernel tests of the other worker wait for the build
+    with book_lock():  # the kernel tests of the other worker wait for the build
         result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
     assert result.returncode == 0, f"book build failed:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
     return HTML
@@ -130,19 +130,24 @@ def _locked(path: Path, mode: int):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-_waited_for_book = False
+def book_lock():
+    """Held while a build of this tree's book runs (see pytest_runtest_protocol)."""
+    return _locked(BOOK_LOCK, fcntl.LOCK_EX)
 
 
-def pytest_runtest_setup(item):
-    """The chapters-in-kernels tests start once a book build under way in the other worker has finished.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A chapters-in-kernels test runs while no book build runs in the other worker, and the other way round.
 
     The build executes every chapter and fills the disk memo of the chapters' sweeps; started at the
-    same time, the kernels would compute the same sweeps again, on the cores the build needs.
+    same time, the kernels would compute the same sweeps again, on the cores the build needs.  And
+    JupyterLab's test saves each chapter (then puts its modification time back): a build reading
+    the chapters meanwhile would see a newer file.  Builds hold BOOK_LOCK exclusively, kernel tests shared.
     """
-    global _waited_for_book
-    if item.path.name in KERNEL_MODULES and not _waited_for_book:
-        with _locked(BOOK_LOCK, fcntl.LOCK_SH):
-            _waited_for_book = True
+    if item.path.name not in KERNEL_MODULES:
+        return (yield)
+    with _locked(BOOK_LOCK, fcntl.LOCK_SH):
+        return (yield)
 
 
 def pytest_addoption(parser):
