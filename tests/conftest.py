@@ -176,7 +176,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 #: Studies in the order their cold comparisons are started (longest first, so the two processes end together).
-WARM_ORDER = ("spxtape", "diag44", "mdf", "svcdump", "vts")
+WARM_ORDER = ("mdf", "spxtape", "vts", "diag44", "svcdump")
 
 
 def pytest_sessionstart(session):
