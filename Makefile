@@ -35,14 +35,14 @@ book: env
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml -W --keep-going
 	@echo "The book is at $(abspath $(HTML))/index.html"
 
-# The whole suite, as CI runs it: every comparison into the disk memo first (two at a time), then the
-# tests on two workers; at the end the five slowest tests and the wall time since make started.
+# The whole suite, as CI runs it, on two workers; at the end the five slowest tests and the wall time
+# since make started.
 test: env browser
-	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --warm-memo --durations=5
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --durations=5
 
 # The quick inner loop: everything but the book build, the browser suites and the chapters in kernels.
 check: env
-	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --warm-memo --durations=5 \
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --durations=5 \
 	  -m "not book and not browser"
 
 # The browser tests drive Debian's Chromium.  When it is missing, install it

@@ -74,6 +74,7 @@ def built_book() -> Path:
     if os.environ.get(BUILT_BOOK_ENV):
         return Path(os.environ[BUILT_BOOK_ENV])
     with book_lock():  # the kernel tests of the other worker wait for the build
+        ensure_comparisons(WARM_ORDER)  # the Accuracy page and every chapter read them
         result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
     assert result.returncode == 0, f"book build failed:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
     return HTML
@@ -150,17 +151,13 @@ def pytest_runtest_protocol(item, nextitem):
         return (yield)
 
 
-def pytest_addoption(parser):
-    parser.addoption("--warm-memo", action="store_true",
-                     help="before the tests, compute every study's comparison into the disk memo, two studies at "
-                          "a time (make test); the tests and the book's pages then read them")
-
-
 def pytest_collection_modifyitems(config, items):
     """Group the book's and the kernels' tests for xdist, the book build first and the kernels last.
 
-    With ``--dist loadgroup --no-loadscope-reorder`` the first worker starts on the book build at once,
-    the other works through the rest, and whichever is free first takes the kernels' group.
+    With ``--dist loadgroup --no-loadscope-reorder`` the first worker starts on the book build at once
+    (computing the study comparisons, mdf's first), the other works through the tests that read no
+    comparison, then the study tests (computing the comparisons the build has not reached), and
+    whichever is free first takes the kernels' group.
     """
     book, middle, kernels = [], [], []
     for item in items:
@@ -172,49 +169,70 @@ def pytest_collection_modifyitems(config, items):
             book.append(item)
         else:
             middle.append(item)
-    items[:] = book + middle + kernels
+    def stage(item):  # tests that read no comparison first, mdf's (computed first, by the book build) last
+        keys = _comparisons_of(item)
+        return 0 if not keys else 3 if len(keys) > 1 else 2 if keys == [WARM_ORDER[0]] else 1
+
+    items[:] = book + sorted(middle, key=stage) + kernels
 
 
-#: Studies in the order their cold comparisons are started (longest first, so the two processes end together).
+#: Studies in the order the book build computes their comparisons (longest first: mdf's takes over four
+#: CPU-minutes cold), so the other worker, reaching the study tests later, finds the short ones to do.
 WARM_ORDER = ("mdf", "spxtape", "vts", "diag44", "svcdump")
+COMPARISON_LOCKS = ROOT / "_build" / "locks"
+#: Test modules (outside tests/<study>/) that read every study's comparison.
+EVERY_COMPARISON = ("test_studies.py", *KERNEL_MODULES)
 
 
-def pytest_sessionstart(session):
-    """With ``--warm-memo``: every comparison into the disk memo, two at a time, before any test runs.
+def ensure_comparisons(keys) -> None:
+    """Every study comparison of ``keys`` in the disk memo, each computed by one process only.
 
     The study tests, the chapters, the Accuracy page and the live panels all read the comparisons
-    through the disk memo (``perfstudies.accuracy.study_comparison``); computed here once, on both
-    cores, no two processes compute the same one.  Runs in the xdist controller (or the only
-    process), before the workers start; a warm memo makes it a read of five files.
+    through the disk memo (``perfstudies.accuracy.study_comparison``).  With two workers, both would
+    compute a cold one at the same time; here each study's comparison is computed under a lock of its
+    own, the free ones first, then the ones another worker is computing are waited for (and read).
+    A comparison that raises is left to the tests that read it, which report the error.
     """
-    config = session.config
-    if not config.getoption("warm_memo") or hasattr(config, "workerinput"):
-        return
-    import time
-
+    from perfstudies.accuracy import study_comparison
     from perfstudies.studies import STUDIES
 
-    keys = [key for key in WARM_ORDER if key in STUDIES] + [key for key in STUDIES if key not in WARM_ORDER]
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    say = reporter.write_line if reporter else print
-    started, running, failed = time.monotonic(), {}, []
-    while keys or running:
-        while keys and len(running) < 2:
-            key = keys.pop(0)
-            code = f"from perfstudies.accuracy import study_comparison; study_comparison({key!r})"
-            running[key] = (subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
-                                             stderr=subprocess.STDOUT, text=True), time.monotonic())
-        time.sleep(0.2)
-        for key, (process, since) in list(running.items()):
-            if process.poll() is not None:
-                del running[key]
-                output = process.stdout.read()
-                say(f"disk memo: comparison of {key} ready in {time.monotonic() - since:.0f} s")
-                if process.returncode != 0:  # the study's own tests report the failure; say it here too
-                    failed.append(key)
-                    say(f"disk memo: computing the comparison of {key} failed:\n{output[-3000:]}")
-    say(f"disk memo: every comparison ready {time.monotonic() - started:.0f} s after the start"
-        + (f" ({', '.join(failed)} failed)" if failed else ""))
+    pending = [key for key in WARM_ORDER if key in keys] + [key for key in keys if key not in WARM_ORDER]
+    pending = [key for key in pending if key in STUDIES]
+    COMPARISON_LOCKS.mkdir(parents=True, exist_ok=True)
+    for blocking in (False, True):
+        for key in list(pending):
+            with (COMPARISON_LOCKS / f"comparison-{key}.lock").open("a") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+                except BlockingIOError:
+                    continue  # another worker computes it: first do the free ones
+                try:
+                    study_comparison(key)
+                except Exception:  # noqa: BLE001 - the study's own tests call it again and report it
+                    pass
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+            pending.remove(key)
+
+
+def _comparisons_of(item) -> list[str]:
+    from perfstudies.studies import STUDIES
+
+    try:
+        parts = item.path.relative_to(ROOT / "tests").parts
+    except ValueError:
+        return []
+    if len(parts) > 1 and parts[0] in STUDIES:
+        return [parts[0]]
+    return list(STUDIES) if item.path.name in EVERY_COMPARISON else []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before a test that reads study comparisons, they are in the disk memo (ensure_comparisons)."""
+    keys = _comparisons_of(item)
+    if keys:
+        ensure_comparisons(keys)
 
 
 @pytest.hookimpl(trylast=True)
