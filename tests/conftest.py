@@ -158,6 +158,7 @@ def pytest_runtest_protocol(item, nextitem):
         return (yield)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker names each grouped test after its group
 def pytest_collection_modifyitems(config, items):
     """Group the book's and the kernels' tests for xdist, the book build first and the kernels last.
 
