@@ -11,9 +11,11 @@ CHROMIUM ?= /usr/bin/chromium
 
 # When make started: `make test` reports its wall time from here (the environment included).
 STARTED := $(shell date +%s)
-# Both cores, never more than two workers: the book build and its Chromium pass in one worker, the
-# chapters in kernels together, every other test wherever a worker is free (tests/conftest.py).
-PARALLEL := -n 2 --dist loadgroup --no-loadscope-reorder
+# Both cores, never more than two workers, a test file at a time: test_book.py (the book build and its
+# Chromium pass) starts at once in one worker, the other takes the files in the order tests/conftest.py
+# sets.  (Not --dist loadgroup: xdist 3.8 names grouped tests through Item._nodeid, which pytest 9.2
+# no longer reads, so every test would be scheduled alone and both workers would build the book.)
+PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
 .PHONY: env browser book test check lab bench accuracy data-check clean
 

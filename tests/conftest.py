@@ -112,14 +112,10 @@ def only_localhost(route, blocked: list) -> None:
     return route.abort()
 
 
-# --- using both cores (`make test` runs pytest -n 2 --dist loadgroup, see the Makefile) -----------------------
+# --- using both cores (`make test` runs pytest -n 2 --dist loadfile --no-loadscope-reorder, see the Makefile) ---
 
-#: The xdist group of the tests that need the whole book built: the build and the offline Chromium pass
-#: over it run in one worker, one after the other, while the other worker takes everything else.
-BOOK_GROUP = "book-build"
-#: The xdist group of the tests that run chapters in kernels (live widgets, JupyterLab in Chromium):
-#: one JupyterLab server, and they come last, when the book build has filled the chapters' disk memo.
-KERNEL_GROUP = "chapter-kernels"
+#: The tests that run chapters in kernels (live widgets, JupyterLab in Chromium): they come last, and
+#: wait for a book build under way (it fills the chapters' disk memo).
 KERNEL_MODULES = ("test_live_widgets.py", "test_lab_browser.py")
 
 
@@ -158,11 +154,11 @@ def pytest_runtest_protocol(item, nextitem):
         return (yield)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's worker names each grouped test after its group
 def pytest_collection_modifyitems(config, items):
-    """Group the book's and the kernels' tests for xdist, the book build first and the kernels last.
+    """Order the tests for xdist: the book build first, the chapters in kernels last.
 
-    With ``--dist loadgroup --no-loadscope-reorder`` the first worker starts on the book build at once
+    xdist (``--dist loadfile --no-loadscope-reorder``) hands out whole files in this order, so the first
+    worker starts on test_book.py, the book build, at once
     (computing the study comparisons, mdf's first), the other works through the tests that read no
     comparison, then the study tests (computing the comparisons the build has not reached), and
     whichever is free first takes the kernels' group.
@@ -170,10 +166,8 @@ def pytest_collection_modifyitems(config, items):
     book, middle, kernels = [], [], []
     for item in items:
         if item.path.name in KERNEL_MODULES:
-            item.add_marker(pytest.mark.xdist_group(KERNEL_GROUP))
             kernels.append(item)
         elif {"built_book", "rendered"} & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group(BOOK_GROUP))
             book.append(item)
         else:
             middle.append(item)
