@@ -9,7 +9,15 @@ JS_STAMP := book/node_modules/.installed
 HTML := _build/html
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: env browser book test lab bench accuracy data-check clean
+# When make started: `make test` reports its wall time from here (the environment included).
+STARTED := $(shell date +%s)
+# Both cores, never more than two workers, a test file at a time: test_book.py (the book build and its
+# Chromium pass) starts at once in one worker, the other takes the files in the order tests/conftest.py
+# sets.  (Not --dist loadgroup: xdist 3.8 names grouped tests through Item._nodeid, which pytest 9.2
+# no longer reads, so every test would be scheduled alone and both workers would build the book.)
+PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
+
+.PHONY: env browser book test check lab bench accuracy data-check clean
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
@@ -29,8 +37,15 @@ book: env
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml -W --keep-going
 	@echo "The book is at $(abspath $(HTML))/index.html"
 
+# The whole suite, as CI runs it, on two workers; at the end the five slowest tests and the wall time
+# since make started.
 test: env browser
-	$(BIN)/python -m pytest
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --durations=5
+
+# The quick inner loop: everything but the book build, the browser suites and the chapters in kernels.
+check: env
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --durations=5 \
+	  -m "not book and not browser"
 
 # The browser tests drive Debian's Chromium.  When it is missing, install it
 # (as root, or through sudo: without a password, or asking for it at a

@@ -9,6 +9,7 @@ table.  Screenshots of every page at both widths land in ``_build/screenshots/``
 Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
+import os
 import re
 import shutil
 from html.parser import HTMLParser
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, build_book, only_localhost
+from conftest import BOOK_BUILDS, BUILT_BOOK_ENV, CHROMIUM, CHROMIUM_ARGS, ROOT, build_book, only_localhost
 from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
@@ -69,6 +70,19 @@ def test_book_builds_with_every_notebook_executed(built_book):
     intro = (built_book / "book" / "intro.html").read_text()
     assert "perfstudies-chart" in intro, "the intro's executed chart output is missing"
     assert (built_book / "_sources" / "book" / "intro.ipynb").exists(), "chapter .ipynb download missing"
+
+
+def test_a_rebuild_with_nothing_changed_executes_no_notebook(built_book):
+    """`make book` after `make test` (or twice) re-executes nothing: the same spelling of the build
+    (conftest.build_book) and fresh_outputs.py, which re-executes only when the sources change."""
+    if os.environ.get(BUILT_BOOK_ENV):
+        pytest.skip(f"{BUILT_BOOK_ENV} names a book built elsewhere: no build of this tree to repeat")
+    result = BOOK_BUILDS["rebuild"]  # built_book repeats its build at once, nothing changed
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, f"the rebuild failed:\n{log[-6000:]}"
+    executed = re.findall(r"(\S+): Executing notebook", log)
+    assert not executed, f"a rebuild with nothing changed executed {executed}:\n{log[-3000:]}"
+    assert "0 added, 0 changed, 0 removed" in log, log[-3000:]
 
 
 def test_a_raising_cell_fails_the_build(tmp_path):

@@ -23,7 +23,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, only_localhost
+from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, book_extension, only_localhost
+
+# A page whose kernel sits idle (no CPU, no output) while cells are still to run fails in seconds,
+# with the kernel's state, instead of at RUN_TIMEOUT (book/_ext/stuck_cells.py).
+stuck_cells = book_extension("stuck_cells")
 
 SCREENSHOTS = ROOT / "_build" / "screenshots" / "lab"
 PAGES = ["book/intro.md", "book/queueing.md",
@@ -51,6 +55,22 @@ RUN_ALL = """() => {
 RAN_ALL = """() => {
   const w = jupyterapp.shell.currentWidget, kernel = w.sessionContext.session.kernel;
   return window.__ranAll !== null && kernel.status === 'idle';
+}"""
+
+# Where "Run All" is: the kernel's status, the cells run so far, the outputs so far, the cell running.
+RUN_STATE = """() => {
+  const w = jupyterapp.shell.currentWidget, kernel = w.sessionContext.session.kernel;
+  let ran = 0, outputs = 0, running = null, code = 0;
+  w.content.widgets.forEach((cell, index) => {
+    if (cell.model.type !== 'code') return;
+    code += 1;
+    if (cell.model.executionCount !== null) ran += 1;
+    outputs += cell.model.outputs.length;
+    if (running === null && cell.node.querySelector('.jp-InputArea-prompt') &&
+        cell.node.querySelector('.jp-InputArea-prompt').innerText.includes('*')) running = index;
+  });
+  return `kernel ${kernel.status}, ${ran} of ${code} code cells run, ${outputs} outputs, ` +
+         `cell running: ${running === null ? 'none' : running}`;
 }"""
 
 # Every code cell's outputs, from the notebook model (what was produced, drawn or not).
@@ -88,8 +108,10 @@ def lab(tmp_path_factory):
     log = (scratch / "lab.log").open("w")
     # A fresh workspace directory, so no tab from an earlier session reopens.
     env = {**os.environ, "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces")}
+    # Kernels on Unix sockets (book/_ext/ipc_kernels.py): no localhost ports to race for with the
+    # kernels and servers of the other pytest worker.
     args = f"--port={port} --ServerApp.port_retries=0 --IdentityProvider.token={token} " \
-           "--LabApp.expose_app_in_browser=True"
+           "--LabApp.expose_app_in_browser=True --KernelManager.transport=ipc"
     server = subprocess.Popen(["make", "--no-print-directory", "lab", f"LAB_ARGS={args}"], cwd=ROOT, env=env,
                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
@@ -105,7 +127,7 @@ def lab(tmp_path_factory):
                 if time.monotonic() > deadline:
                     pytest.fail(f"JupyterLab did not answer on {url} in 300 s:\n{_tail(scratch / 'lab.log')}")
                 time.sleep(1)
-        yield {"url": url, "token": token, "log": scratch / "lab.log"}
+        yield {"url": url, "token": token, "log": scratch / "lab.log", "pid": server.pid}
     finally:
         _stop_server(server, url, token)
         log.close()
@@ -163,7 +185,7 @@ def browser():
 
 @pytest.mark.parametrize("path", PAGES)
 def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
-    original = (ROOT / path).read_bytes()
+    original, stat = (ROOT / path).read_bytes(), (ROOT / path).stat()
     problems = []
     page = browser.new_page()
     page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
@@ -174,7 +196,7 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         page.wait_for_function(NOTEBOOK_READY, arg=path, timeout=180_000, polling=500)
         page.evaluate("jupyterapp.shell.collapseLeft()")
         page.evaluate(RUN_ALL)
-        page.wait_for_function(RAN_ALL, timeout=RUN_TIMEOUT * 1000, polling=1000)
+        _wait_until_all_cells_ran(page, lab)
         problems += _output_problems(page.evaluate(OUTPUTS))
         problems += _chart_problems(page)
         problems += _live_panel_problems(page)
@@ -184,6 +206,8 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         if saved != original:
             problems.append("saving without edits changed the file:\n" + "".join(difflib.unified_diff(
                 original.decode().splitlines(True), saved.decode().splitlines(True), "before", "after saving")))
+    except stuck_cells.StuckCellError as error:  # the whole message: the cell and the kernel's state
+        problems.append(f"{type(error).__name__}: {error}")
     except Exception as error:  # a timeout or a missing element: report it with what was found so far
         problems.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
     finally:
@@ -200,9 +224,47 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         page.close()
         if (ROOT / path).read_bytes() != original:
             (ROOT / path).write_bytes(original)  # never leave a rewritten page in the work tree
+        # and never a newer one: the book build re-reads (and re-executes) a page whose file is newer
+        os.utime(ROOT / path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     blocked = sorted(set(browser.blocked))
     assert not blocked, f"{path}: requests outside localhost: {blocked}"
     assert not problems, f"{path}:\n" + "\n".join(problems) + f"\n(JupyterLab's log: {lab['log']})"
+
+
+def _kernel_pids(lab) -> list[int]:
+    """JupyterLab's kernel processes (started by its server, in sessions of their own)."""
+    try:
+        family = psutil.Process(lab["pid"]).children(recursive=True)
+    except psutil.Error:
+        return []
+    pids = []
+    for process in family:
+        try:
+            if "ipykernel_launcher" in " ".join(process.cmdline()):
+                pids.append(process.pid)
+        except psutil.Error:
+            pass
+    return pids
+
+
+def _wait_until_all_cells_ran(page, lab) -> None:
+    """Wait for "Run All" to finish: at most RUN_TIMEOUT, and at most stuck_cells.STUCK_AFTER_S without the
+    kernel using CPU or a cell running or producing output (StuckCellError with the page's and kernel's state)."""
+    deadline = time.monotonic() + RUN_TIMEOUT
+    watch = stuck_cells.Watch(_kernel_pids(lab))
+    state = None
+    while not page.evaluate(RAN_ALL):
+        now_state = page.evaluate(RUN_STATE)
+        if now_state != state:
+            state = now_state
+            watch.message(state)
+        watch.pids = _kernel_pids(lab) or watch.pids
+        if watch.idle_seconds() >= stuck_cells.STUCK_AFTER_S:
+            raise stuck_cells.StuckCellError(stuck_cells.stuck_message(
+                "a cell of 'Run All'", None, watch, f" JupyterLab says: {state}."))
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"'Run All' did not finish in {RUN_TIMEOUT} s: {state}")
+        page.wait_for_timeout(1000)
 
 
 def _output_problems(cells: list[dict]) -> list[str]:

@@ -14,10 +14,18 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from conftest import book_extension
 from perfstudies.paths import ROOT
 from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
+
+# A cell whose kernel sits idle (no CPU, no output) fails in seconds, with the kernel's state,
+# instead of at the 900 s timeout that is there for cold computations (book/_ext/stuck_cells.py).
+stuck_cells = book_extension("stuck_cells")
+stuck_cells.install()
+# Its kernels on Unix sockets: no localhost ports to race for with the other worker's kernels and servers.
+book_extension("ipc_kernels").install()
 
 MOVE_EVERY_CONTROL = """
 import ipywidgets as widgets

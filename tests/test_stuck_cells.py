@@ -1,0 +1,69 @@
+"""A cell whose kernel sits idle fails within seconds, naming the cell and the kernel's state (book/_ext/stuck_cells.py).
+
+The book build and the tests that run chapters in a kernel use nbclient with a
+900 s per-cell timeout (cold computations take minutes); a kernel that waits
+on nothing must not cost those 900 s.  A sleeping kernel is such a kernel: no
+CPU, no output.  A kernel that computes, or whose worker processes compute, is
+left alone however long it takes.
+"""
+
+import time
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from conftest import book_extension
+from perfstudies.paths import ROOT
+
+stuck_cells = book_extension("stuck_cells")
+
+
+def _run(*sources: str) -> nbformat.NotebookNode:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
+    return notebook
+
+
+@pytest.fixture
+def watched(monkeypatch):
+    stuck_cells.install()
+    monkeypatch.setattr(stuck_cells, "STUCK_AFTER_S", 5.0)
+
+
+def test_an_idle_kernel_fails_its_cell_in_seconds_with_the_cell_and_the_kernels_state(watched):
+    started = time.monotonic()
+    with pytest.raises(stuck_cells.StuckCellError) as raised:
+        _run("x = 1", "import time\ntime.sleep(250)  # waits on nothing, like a lost request")
+    assert time.monotonic() - started < 60, "the stuck cell waited for the 300 s timeout"
+    message = str(raised.value)
+    assert "cell 1 is stuck" in message and "time.sleep(250)" in message
+    assert "status: busy" in message, "the kernel's last messages are missing"
+    assert "ipykernel_launcher" in message and "threads" in message, "the kernel's processes are missing"
+
+
+def test_a_kernel_that_computes_or_waits_on_its_workers_is_left_alone(watched):
+    busy = "import time\nend = time.monotonic() + 7\nwhile time.monotonic() < end:\n    pass\nprint('computed')"
+    workers = ("import subprocess, sys\n"
+               "subprocess.run([sys.executable, '-c', 'import time\\nend = time.monotonic() + 7\\n"
+               "while time.monotonic() < end: pass'], check=True)\nprint('waited')")
+    notebook = _run(busy, workers)
+    assert [cell.outputs[0]["text"] for cell in notebook.cells] == ["computed\n", "waited\n"]
+
+
+def test_kernels_started_by_nbclient_talk_over_unix_sockets_not_localhost_ports():
+    """No ports for concurrent kernels (the book build's, the live widgets') to race for (book/_ext/ipc_kernels.py)."""
+    book_extension("ipc_kernels").install()
+    notebook = _run("import json\nfrom ipykernel import get_connection_info\n"
+                    "info = json.loads(get_connection_info())\nprint(info['transport'], info['ip'])")
+    transport, address = notebook.cells[0].outputs[0]["text"].split()
+    assert transport == "ipc" and address.endswith("-ipc") and "/jupyter/runtime/kernel-" in address
+
+
+def test_the_book_build_and_the_kernel_tests_watch_their_cells():
+    config = (ROOT / "book" / "_config.yml").read_text()
+    assert "stuck_cells: _ext" in config and "ipc_kernels: _ext" in config
+    live_widgets = (ROOT / "tests" / "test_live_widgets.py").read_text()
+    assert "stuck_cells.install()" in live_widgets and 'book_extension("ipc_kernels").install()' in live_widgets
+    assert "stuck_cells" in (ROOT / "tests" / "test_lab_browser.py").read_text()
