@@ -49,10 +49,10 @@ SHOWN = {
     "ipcs_s": "IPCS initialization (s)",
     "data_rate_mb_s": "data rate (MB/s)",
     "io_response_ms": "time of one I/O (ms)",
-    "cpu_util": "capture CPU utilisation",
-    "volume_util": "volume utilisation (mean)",
-    "channel_util": "channel path utilisation",
-    "page_util": "page data set utilisation",
+    "cpu_util": "capture CPU utilisation (%)",
+    "volume_util": "volume utilisation (%, mean)",
+    "channel_util": "channel path utilisation (%)",
+    "page_util": "page data set utilisation (%)",
 }
 #: The columns a sweep is summarized by.
 SWEEP_KEYS = ["device", "channel", "channel_paths", "stripes"]
@@ -66,8 +66,10 @@ def widget_params(params: DumpParams) -> DumpParams:
 
 
 def panel_model(params: DumpParams, seed: int) -> dict[str, float]:
-    """One replication as the live panel runs it: :func:`.network.model` of :func:`widget_params` of ``params``."""
-    return model(widget_params(params), seed)
+    """One replication as the live panel runs it: :func:`.network.model` of :func:`widget_params` of ``params``,
+    utilisations in percent (so a change reads in percentage points)."""
+    metrics = model(widget_params(params), seed)
+    return {name: 100.0 * value if name.endswith("_util") else value for name, value in metrics.items()}
 
 
 #: The live panel, declared: the stripes are what the chapter is about; the default is the report's
