@@ -231,6 +231,16 @@ def _replications(panel: Panel, params: Params, traced: bool) -> tuple[dict[str,
     return values, traces
 
 
+def forget(panel: Panel, params: Params | None = None) -> None:
+    """Drop the cached replications of one setting of ``panel`` (``None``: every setting of ``panel``).
+
+    The benchmark times a re-run this way; a reader never needs it (the same
+    setting gives the same numbers whether cached or not).
+    """
+    for key in [key for key in _CACHE if key[0] is panel and (params is None or key[1] == params)]:
+        del _CACHE[key]
+
+
 def _interval(values: np.ndarray) -> tuple[float, float]:
     """Mean and Student-t 95% half-width (0 when every value is the same, to rounding error)."""
     mean = float(values.mean())

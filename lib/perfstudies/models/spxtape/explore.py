@@ -21,11 +21,12 @@ from perfstudies.panel import Panel, PanelRun, run_traced
 from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep
 
-#: Pages per simulated customer in the live panel.  Coarser than the comparison's 32: elapsed time and
-#: tapes of every Table 1 configuration stay within 1% of the values at 128 pages and the 1-drive dump's
-#: idle time within 10% (208 +- 20 s against 227 +- 19 s, five replications), and a re-run costs a quarter
-#: of the events.
-WIDGET_CHUNK = 512
+#: Pages per simulated customer in the live panel, coarser than the comparison's 32.  Not coarser
+#: still: elapsed time and tapes hold at 256 and 512 pages too, but the two drives' cartridge changes
+#: then drift into each other (the buffer is 13 customers at 512 pages), and the 2-drive dump, the
+#: panel's default, shows 20-140 s of idle time in some replications and an extra tape, where the
+#: comparison's model has none (measured: five replications at 32, 128 and 512 pages).
+WIDGET_CHUNK = 128
 #: Replications of each setting per change (the default's run once per process).
 WIDGET_REPLICATIONS = 3
 #: The sweep: tape drives on the x axis, spool volumes on the slider (evenly spaced).
