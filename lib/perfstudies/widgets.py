@@ -39,6 +39,7 @@ PANEL_STYLE = ("<style>"
                ".perfstudies-live-panel table { max-width: 100%; table-layout: auto; }"
                ".perfstudies-live-panel th, .perfstudies-live-panel td, .perfstudies-live-panel caption "
                "{ white-space: normal; overflow-wrap: anywhere; }"
+               ".perfstudies-live-panel th { overflow-wrap: break-word; }"
                ".perfstudies-live-panel .vega-embed { display: block; width: 100%; }"
                ".perfstudies-live-panel svg, .perfstudies-live-panel canvas { max-width: 100%; height: auto; }"
                "</style>")
