@@ -7,8 +7,14 @@
    less when other work shares the machine.
 2. FIFONode against stock Ciw on a model whose queue grows long, and the same
    model on the engine.
-3. Per study, the default run one widget change triggers (median of repeats), in
-   seconds and in LU.
+3. Per study, the live panel's re-run (one setting's replications; the default's
+   are cached per process) at the panel's default and at its slowest setting within
+   the control ranges (median of repeats), in seconds and in LU, and the precision
+   reached: the first headline metric's 95% half-width at the default, and the paired
+   change of a one-step move of the main control with its half-width.  The slowest
+   setting is searched: every control at each end of its range (each option of a
+   choice) one at a time, then the slowest of those moves combined where the record
+   accepts them; each candidate is timed once and the slowest timed again.
 4. Per study, that run on stock ``ciw.Simulation`` against the engine
    (``perfstudies.engine.Simulation``, what ``run_ciw`` builds), interleaved,
    with a check that every simulation's records are identical: the ratio of the
@@ -34,6 +40,7 @@ import ciw
 
 from perfstudies import engine
 from perfstudies.fifo import FIFONode
+from perfstudies.panel import forget, run_panel
 from perfstudies.paths import BUILD, ROOT
 from perfstudies.runner import records_frame
 from perfstudies.studies import STUDIES, study_module
@@ -105,19 +112,111 @@ def _timed_cpu(function) -> tuple[float, float]:
     return time.perf_counter() - started, time.process_time() - cpu
 
 
+def _table(result):
+    """The panel table of what a study's ``widget_run`` returned (a table, or a traced run holding one)."""
+    return getattr(result, "table", result)
+
+
+def _rerun(module, params):
+    """One re-run of ``params`` on the study's panel: its replications computed afresh, the default's cached."""
+    def run():
+        forget(module.PANEL, params)
+        return module.widget_run(params)
+    return run
+
+
+def _candidates(panel) -> list:
+    """The settings searched for the slowest: each control at each end (each option), then the slow ones combined."""
+    default = panel.defaults()
+    spec = panel.params.spec()
+    moves = []
+    for name in panel.controls:
+        meta = spec[name]
+        if meta["choices"] is not None:
+            values = list(meta["choices"])
+        elif meta["kind"] == "bool":
+            values = [False, True]
+        else:
+            low, high = panel.ranges.get(name, (meta["low"], meta["high"]))
+            values = [low, high]
+        for value in values:
+            if value != getattr(default, name):
+                try:
+                    moves.append(({name: value}, default.replace(**{name: value})))
+                except (TypeError, ValueError):
+                    continue
+    return moves
+
+
+def _slowest(module) -> tuple[dict, object, float]:
+    """The slowest setting of a panel within its control ranges: (changes, record, seconds of one re-run)."""
+    panel = module.PANEL
+    timed = []
+    for changes, params in _candidates(panel):
+        try:
+            timed.append((_timed_cpu(_rerun(module, params))[0], changes, params))
+        except (TypeError, ValueError):
+            continue
+    default = panel.defaults()
+    baseline = _timed_cpu(_rerun(module, default))[0]
+    slow = {}
+    for seconds, changes, _ in sorted(timed, key=lambda item: item[0], reverse=True):
+        if seconds > baseline and not set(changes) & set(slow):
+            try:
+                default.replace(**slow, **changes)
+                slow.update(changes)
+            except (TypeError, ValueError):
+                continue
+    if len(slow) > 1:
+        combined = default.replace(**slow)
+        timed.append((_timed_cpu(_rerun(module, combined))[0], slow, combined))
+    seconds, changes, params = max(timed, key=lambda item: item[0])
+    return changes, params, seconds
+
+
+def _precision(module) -> dict:
+    """The first headline metric's half-width at the default, and a one-step move of the main control."""
+    panel = module.PANEL
+    default = panel.defaults()
+    level = _table(module.widget_run(default)).iloc[0]
+    meta = panel.params.spec()[panel.main]
+    value = getattr(default, panel.main)
+    step = meta["step"] or 1
+    moved = None
+    for candidate in (value - step, value + step):
+        try:
+            moved = default.replace(**{panel.main: type(value)(candidate)})
+            break
+        except (TypeError, ValueError):
+            continue
+    table = _table(module.widget_run(moved)).set_index("metric")
+    through = table[(table["change"].abs() > table["change_half_width"])]
+    return {"metric": level["label"], "mean": level["mean"], "half_width": level["half_width"],
+            "replications": int(level["replications"]), "main": panel.main,
+            "step": f"{value} -> {getattr(moved, panel.main)}",
+            "changes": {row["label"]: [row["change"], row["change_half_width"]] for _, row in table.iterrows()},
+            "shows_through": list(through["label"])}
+
+
 def bench_widgets() -> dict:
     results = {}
     for key in STUDIES:
         try:
-            run = study_module(key).widget_run
-            run()  # warm imports and caches
+            module = study_module(key)
+            module.widget_run()  # warm imports, caches and the default's replications
+            default = module.PANEL.defaults()
+            changes, slowest, _ = _slowest(module)
         except Exception as error:  # noqa: BLE001 - a study broken on this branch is reported, not fatal
             results[key] = {"error": repr(error)}
             continue
-        times = [_timed_cpu(run) for _ in range(WIDGET_REPEATS)]
-        walls = [wall for wall, _ in times]
-        results[key] = {"median_s": statistics.median(walls), "max_s": max(walls),
-                        "median_cpu_s": statistics.median(cpu for _, cpu in times)}
+        result = {"slowest_setting": changes}
+        for name, params in (("default", default), ("slowest", slowest)):
+            times = [_timed_cpu(_rerun(module, params)) for _ in range(WIDGET_REPEATS)]
+            walls = [wall for wall, _ in times]
+            result[name] = {"median_s": statistics.median(walls), "max_s": max(walls),
+                            "median_cpu_s": statistics.median(cpu for _, cpu in times)}
+        result["precision"] = _precision(module)
+        results[key] = result
     return results
 
 
@@ -126,8 +225,9 @@ def bench_engine() -> dict:
     results = {}
     for key in STUDIES:
         try:
-            run = study_module(key).widget_run
-            run()
+            module = study_module(key)
+            module.widget_run()
+            run = _rerun(module, module.PANEL.defaults())
         except Exception as error:  # noqa: BLE001
             results[key] = {"error": repr(error)}
             continue
@@ -181,22 +281,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-book", action="store_true", help="skip the two book builds")
     parser.add_argument("--no-comparisons", action="store_true", help="skip the full comparisons")
+    parser.add_argument("--panels-only", action="store_true",
+                        help="the loop unit and the live panels only (no FIFO, engine, comparisons or book)")
     arguments = parser.parse_args()
     loops = [loop_seconds() for _ in range(3)]
     widgets = bench_widgets()
-    engine_runs = bench_engine()
+    engine_runs = {} if arguments.panels_only else bench_engine()
     loops += [loop_seconds() for _ in range(3)]
     loop_unit = statistics.median(wall for wall, _ in loops)
     loop_unit_cpu = statistics.median(cpu for _, cpu in loops)
     for widget in widgets.values():
-        if "median_s" in widget:
-            widget["loop_units"] = widget["median_s"] / loop_unit
-            widget["loop_units_cpu"] = widget["median_cpu_s"] / loop_unit_cpu
+        for name in ("default", "slowest"):
+            if name in widget:
+                widget[name]["loop_units"] = widget[name]["median_s"] / loop_unit
+                widget[name]["loop_units_cpu"] = widget[name]["median_cpu_s"] / loop_unit_cpu
     results = {"machine": f"{platform.machine()}, {subprocess.getoutput('nproc')} cores",
                "loop_unit_s": loop_unit, "loop_unit_cpu_s": loop_unit_cpu, "loop_unit_timings_s": loops,
                "target_loop_units": TARGET_LU,
-               "fifo": bench_fifo(), "widgets": widgets, "engine": engine_runs}
-    if not arguments.no_comparisons:
+               "fifo": {} if arguments.panels_only else bench_fifo(), "widgets": widgets, "engine": engine_runs}
+    if not (arguments.no_comparisons or arguments.panels_only):
         results["comparisons"] = bench_comparisons()
 
     print("| measurement | value |\n|---|---|")
@@ -204,18 +307,27 @@ def main() -> None:
     print(f"| loop unit (LU): `for i in range(10_000_000): s += i` | {loop_unit:.3f} s "
           f"(median of {len(loops)}, {min(walls):.3f}-{max(walls):.3f} s; CPU {loop_unit_cpu:.3f} s) |")
     fifo = results["fifo"]
-    print(f"| FIFONode vs stock Ciw, {fifo['records']} customers served from a queue ~10,000 long | "
-          f"{fifo['stock_ciw_s']:.2f} s vs {fifo['fifo_node_s']:.2f} s: {fifo['speedup']:.1f}x; on the engine "
-          f"{fifo['fifo_node_engine_s']:.2f} s: {fifo['speedup_engine']:.1f}x; identical records: "
-          f"{fifo['identical_records']} |")
+    if fifo:
+        print(f"| FIFONode vs stock Ciw, {fifo['records']} customers served from a queue ~10,000 long | "
+              f"{fifo['stock_ciw_s']:.2f} s vs {fifo['fifo_node_s']:.2f} s: {fifo['speedup']:.1f}x; on the engine "
+              f"{fifo['fifo_node_engine_s']:.2f} s: {fifo['speedup_engine']:.1f}x; identical records: "
+              f"{fifo['identical_records']} |")
     for key, widget in widgets.items():
         if "error" in widget:
-            print(f"| widget re-run, {key} | failed: {widget['error']} |")
+            print(f"| panel re-run, {key} | failed: {widget['error']} |")
             continue
-        verdict = "at or under" if widget["loop_units"] <= TARGET_LU else "over"
-        print(f"| widget re-run (median of {WIDGET_REPEATS}), {key} | {widget['median_s']:.3f} s = "
-              f"{widget['loop_units']:.2f} LU ({verdict} the {TARGET_LU} LU target; in CPU time "
-              f"{widget['loop_units_cpu']:.2f} LU) |")
+        for name in ("default", "slowest"):
+            timing = widget[name]
+            verdict = "at or under" if timing["loop_units"] <= TARGET_LU else "over"
+            where = "its default" if name == "default" else \
+                "its slowest setting (" + ", ".join(f"{k} = {v!r}" for k, v in widget["slowest_setting"].items()) + ")"
+            print(f"| panel re-run at {where} (median of {WIDGET_REPEATS}), {key} | {timing['median_s']:.3f} s = "
+                  f"{timing['loop_units']:.2f} LU ({verdict} the {TARGET_LU} LU target; in CPU time "
+                  f"{timing['loop_units_cpu']:.2f} LU) |")
+        precision = widget["precision"]
+        print(f"| panel precision, {key} | {precision['metric']} {precision['mean']:.4g} ± "
+              f"{precision['half_width']:.2g} ({precision['replications']} replications); {precision['main']} "
+              f"{precision['step']}: changes through the noise in {precision['shows_through'] or 'none'} |")
     for key, run in engine_runs.items():
         if "error" in run:
             print(f"| engine vs stock Ciw, {key} | failed: {run['error']} |")
@@ -229,7 +341,7 @@ def main() -> None:
             print(f"| full comparison, {key} | failed: {comparison['error']} |")
             continue
         print(f"| full comparison, {key} ({comparison['cells']} cells) | {comparison['seconds']:.1f} s |")
-    if not arguments.no_book:
+    if not (arguments.no_book or arguments.panels_only):
         results["book"] = bench_book()
         book = results["book"]
         print(f"| clean `make book` | {book['clean_build_s']:.0f} s ({book['clean_build_executed']} notebooks "

@@ -32,7 +32,8 @@ RAW_CELL = re.compile(r"(?i:\bnan\b)|\d[eE][+-]\d")
 MIN_EXERCISES = 6
 
 #: Measured in the page: the text column's width, every chart's drawn and natural width,
-#: every table's width, the page's scroll width, and the text of every table cell.
+#: every table's width, the page's scroll width, the text of every table cell, and every live
+#: panel's scroll and client widths.
 MEASURE = """() => {
   const article = document.querySelector('article.bd-article') || document.querySelector('main');
   const style = getComputedStyle(article);
@@ -48,8 +49,11 @@ MEASURE = """() => {
     return {index, head, width: table.getBoundingClientRect().width,
             cells: [...table.querySelectorAll('td, th')].map(cell => cell.textContent.trim())};
   });
+  const panels = [...document.querySelectorAll('.perfstudies-live-panel')].map((panel, index) => (
+    {index, scrollWidth: panel.scrollWidth, clientWidth: panel.clientWidth,
+     width: panel.getBoundingClientRect().width}));
   return {column, scrollWidth: document.documentElement.scrollWidth,
-          clientWidth: document.documentElement.clientWidth, charts, tables};
+          clientWidth: document.documentElement.clientWidth, charts, tables, panels};
 }"""
 
 
@@ -265,6 +269,11 @@ def test_no_page_scrolls_sideways_at_420_px(rendered):
                 problems.setdefault(page, []).append(
                     f"chart {chart['index'] + 1} ({chart['title'][:50]!r}) shows {chart['shown']:.0f} px "
                     f"in {chart['container']:.0f} px")
+        for panel in measured["panels"]:  # controls stack, tables fold: nothing scrolls inside the panel
+            if panel["scrollWidth"] > panel["clientWidth"] + 1 or panel["width"] > measured["column"] + 1:
+                problems.setdefault(page, []).append(
+                    f"live panel {panel['index'] + 1} scrolls sideways: {panel['scrollWidth']} px of content in "
+                    f"{panel['clientWidth']} px, {panel['width']:.0f} px in a {measured['column']:.0f} px column")
     assert not problems, _by_page(problems)
 
 

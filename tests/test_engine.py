@@ -19,6 +19,7 @@ from perfstudies import engine
 from perfstudies.delay import DelayNode
 from perfstudies.fifo import FIFONode
 from perfstudies.networks import closed_population
+from perfstudies.panel import forget
 from perfstudies.studies import STUDIES, study_module
 
 INF = math.inf
@@ -382,9 +383,21 @@ def all_records(monkeypatch):
     return collected
 
 
-@pytest.mark.parametrize("key", STUDIES)
-def test_study_widget_run(key, all_records, monkeypatch):
-    widget_run = study_module(key).widget_run
+#: Panel settings the differential test runs besides each study's default: spxtape's 1-drive load
+#: blocks its tape drive behind a full buffer thousands of times (the engine's blocked-release path).
+PANEL_SETTINGS = {"spxtape": [dict(function="LOAD", drives=1), dict(drives=1, volumes=8)]}
+
+
+@pytest.mark.parametrize("key, changes", [(key, None) for key in STUDIES]
+                         + [(key, changes) for key, settings in PANEL_SETTINGS.items() for changes in settings])
+def test_study_widget_run(key, changes, all_records, monkeypatch):
+    module = study_module(key)
+    params = None if changes is None else module.PANEL.defaults().replace(**changes)
+
+    def widget_run():  # a re-run that simulates again (the panel caches each setting's replications)
+        forget(module.PANEL)
+        return module.widget_run(params)
+
     widget_run()  # fills the calibration memo first: its runs happen once, not on every re-run
     all_records.clear()
     with monkeypatch.context() as stock_ciw:

@@ -200,6 +200,7 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         problems += _output_problems(page.evaluate(OUTPUTS))
         problems += _chart_problems(page)
         problems += _live_panel_problems(page)
+        problems += _panel_fit_problems(page)
         page.evaluate("jupyterapp.commands.execute('docmanager:save')")
         page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
         saved = (ROOT / path).read_bytes()
@@ -347,4 +348,27 @@ def _live_panel_problems(page) -> list[str]:
     page.wait_for_timeout(500)  # vega-embed finishes drawing
     if output.inner_html() == before:
         problems.append(f"{move} did not change the panel's chart or table")
+    return problems
+
+
+#: The live panel's widths: its content's (scrollWidth), its box's, and the notebook cell's it sits in.
+PANEL_WIDTHS = """() => {
+  const panel = document.querySelector('.perfstudies-live-panel');
+  const cell = panel.closest('.jp-OutputArea-output') || panel.parentElement;
+  return {scrollWidth: panel.scrollWidth, clientWidth: panel.clientWidth,
+          width: panel.getBoundingClientRect().width, cell: cell.clientWidth};
+}"""
+
+
+def _panel_fit_problems(page) -> list[str]:
+    """At a phone's 420 px and a desktop's 1300 px, the live panel fits its cell without sideways scrolling."""
+    problems = []
+    for width in (420, 1300):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(500)
+        measured = page.evaluate(PANEL_WIDTHS)
+        if measured["scrollWidth"] > measured["clientWidth"] + 1 or measured["width"] > measured["cell"] + 1:
+            problems.append(f"at {width} px the live panel scrolls sideways: {measured['scrollWidth']} px of "
+                            f"content in {measured['clientWidth']} px, the panel {measured['width']:.0f} px in a "
+                            f"{measured['cell']} px cell")
     return problems

@@ -7,13 +7,15 @@ values, and that no study carries its own evaluation or replication loop.
 
 import ast
 import dataclasses
+import inspect
 import sys
 
 import pytest
 
 from perfstudies.cells import CellSpec, Exact, Simulated, refused_derivations
+from perfstudies.panel import Panel
 from perfstudies.paths import ROOT
-from perfstudies.studies import STUDIES, study
+from perfstudies.studies import STUDIES, study, study_module
 from perfstudies.study import Study
 from toy import mm1
 
@@ -37,6 +39,20 @@ def test_the_record_is_a_study_named_by_its_key(record):
     assert isinstance(record, Study)
     if record.key in STUDIES:
         assert record is study(record.key)
+
+
+@pytest.mark.parametrize("key", [*STUDIES, "toy mm1"])
+def test_the_live_panel_is_declared_once_and_widget_run_runs_it(key):
+    """Every study exports PANEL, a Panel whose default is its record, and widget_run is run_panel of it
+    (spxtape's also carries the first replication's trace); the record holds the same panel."""
+    module = mm1 if key == "toy mm1" else study_module(key)
+    panel = module.PANEL
+    assert isinstance(panel, Panel) and panel.main in panel.controls
+    assert isinstance(panel.defaults(), panel.params)
+    source = inspect.getsource(module.widget_run)
+    assert "run_panel(PANEL" in source or "run_traced(PANEL" in source, f"{key}.widget_run runs its PANEL"
+    if isinstance(getattr(module, "STUDY", None), Study):
+        assert module.STUDY.panel is panel
 
 
 def test_every_derived_cell_follows_from_published_cells(specs):

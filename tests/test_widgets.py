@@ -121,3 +121,17 @@ def test_live_panel_validates_its_arguments(kwargs, error, message):
     arguments = dict(params_cls=Demo, names=["drives", "load"], run=lambda p: p, render=str) | kwargs
     with pytest.raises(error, match=message):
         live_panel(**arguments)
+
+
+def test_a_chapters_first_import_builds_no_rfc3987_parser_yet_keeps_the_iri_check():
+    """jsonschema (through Altair) would build an RFC 3987 Lark parser at import, seconds that no chart
+    uses (the Vega-Lite schema has no iri formats); it is built on the first iri check instead."""
+    import subprocess
+    import sys
+
+    code = ("import sys, perfstudies.models.spxtape, jsonschema; before = 'lark' in sys.modules; "
+            "checker = jsonschema.Draft7Validator.FORMAT_CHECKER; "
+            "print(before, checker.conforms('http://example.com/ä', 'iri'), "
+            "checker.conforms('http://exa mple.com', 'iri'))")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert printed == ["False", "True", "False"]

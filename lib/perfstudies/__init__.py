@@ -25,4 +25,9 @@ The package is organised as one small module per job:
                follows; ``models`` holds one package per study.
 """
 
+from perfstudies._lazy import defer_rfc3987_syntax
+
 __version__ = "0.1.0"
+
+# A chapter's first import: jsonschema (through Altair) would build an RFC 3987 parser no chart uses.
+defer_rfc3987_syntax()

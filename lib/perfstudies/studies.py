@@ -17,7 +17,8 @@ modules in :data:`LAYERS`, lowest first)::
       calibration.py  calibrate(): named published cells -> parameters
       comparison.py   experiments() and cells(): every published cell declared (perfstudies.cells);
                       comparison() runs the one evaluator (perfstudies.evaluate) on them
-      explore.py      widget_run(params=None) and sweep_points(): the chapter's interactive parts
+      explore.py      PANEL = Panel(...) (perfstudies.panel), widget_run(params=None) and sweep_points():
+                      the chapter's interactive parts
       figures.py      every chart and diagram the chapter shows
 
 A module imports only modules listed before it (parameters flow *down*, from
@@ -33,8 +34,11 @@ Conventions shared by every study:
                replication of the same configuration gives the same numbers wherever
                it appears.
 ``model``      ``model(params, seed) -> {metric: number}``, one replication.
-``widget_run`` ``widget_run(params=None)``: what one change of the live panel runs
-               (``None`` means the chapter's defaults); benchmarked by ``make bench``.
+``PANEL``      the live panel, declared (:class:`perfstudies.panel.Panel`): controls, the main
+               control, the chapter's default, the headline metrics.
+``widget_run`` ``widget_run(params=None)``: what one change of the live panel runs, the one panel
+               table of :func:`perfstudies.panel.run_panel` (``None`` means the chapter's
+               default); benchmarked by ``make bench`` at the default and the slowest setting.
 ``sweep_points`` the parameter records of the precomputed sweep behind the chapter's
                kernel-free slider.
 ``calibrate``  the calibrated parameters, each set from a named published cell.
@@ -65,7 +69,7 @@ LAYERS = ("params", "workload", "analytic", "mechanism", "metrics", "network", "
 OPTIONAL_LAYERS = ("workload", "metrics")
 #: Names every study's ``__init__`` exports.
 PUBLIC_API = ("STUDY", "KEY", "DOCUMENT", "SEED", "model", "calibrate", "cells", "experiments", "comparison",
-              "widget_run", "sweep_points")
+              "widget_run", "sweep_points", "PANEL")
 
 
 def study_module(key: str) -> ModuleType:

@@ -32,9 +32,16 @@ experiments : callable
     ``experiments()``: the :class:`perfstudies.cells.Experiment` records the
     simulated cells name.
 widget_run : callable
-    ``widget_run(params=None)``: what one change of the live panel runs.
+    ``widget_run(params=None)``: what one change of the live panel runs,
+    :func:`perfstudies.panel.run_panel` of :attr:`panel` (a study that draws
+    a trace returns :func:`perfstudies.panel.run_traced`'s ``PanelRun``, the
+    same table plus the first replication's frames).
 sweep_points : callable
     ``sweep_points()``: the parameter records of the chapter's precomputed sweep.
+panel : Panel
+    The live panel, declared (:class:`perfstudies.panel.Panel`): its record,
+    controls and main control, the chapter's default, the model one
+    replication runs and the headline metrics.
 """
 
 import dataclasses
@@ -44,6 +51,7 @@ import pandas as pd
 
 from perfstudies.cache import memoized
 from perfstudies.evaluate import simulate, tabulate
+from perfstudies.panel import Panel
 from perfstudies.params import Params, check_callable, check_integer, check_text
 from perfstudies.runner import MAX_SEED
 
@@ -65,6 +73,7 @@ class Study:
     experiments: Callable
     widget_run: Callable
     sweep_points: Callable
+    panel: Panel
 
     def __post_init__(self):
         check_text("Study.key", self.key, empty=False)
@@ -76,6 +85,8 @@ class Study:
             raise ValueError(f"Study.params = {self.params!r} has the wrong type: allowed a Params record class")
         for name in CALLABLES:
             check_callable(f"Study.{name}", getattr(self, name))
+        if not isinstance(self.panel, Panel):
+            raise ValueError(f"Study.panel = {self.panel!r} has the wrong type: allowed a Panel (perfstudies.panel)")
 
     def __repr__(self) -> str:
         return f"Study(key={self.key!r}, document={self.document!r}, params={self.params.__name__})"

@@ -23,10 +23,26 @@ import ipywidgets as widgets
 from IPython.display import display
 
 from perfstudies.context import building_book
+from perfstudies.panel import Panel, panel_view, run_panel
 from perfstudies.params import Params, validate_value
 
 LABEL_STYLE = {"description_width": "14em"}
-LAYOUT = widgets.Layout(width="34em")
+#: Every control and label: the column's width up to 34em, so a phone's narrow column (388 px at a
+#: 420 px screen) holds the panel without sideways scrolling, and a wide one gets no overlong sliders.
+LAYOUT = widgets.Layout(width="100%", max_width="34em")
+#: The panel's own style rules, shipped inside the panel (JupyterLab has no book stylesheet): nothing in
+#: it is wider than the column; tables wrap their cells, charts scale down as a whole.
+PANEL_STYLE = ("<style>"
+               ".perfstudies-live-panel { max-width: 100%; box-sizing: border-box; }"
+               ".perfstudies-live-panel .widget-inline-hbox, .perfstudies-live-panel .widget-html, "
+               ".perfstudies-live-panel .jupyter-widgets { max-width: 100%; min-width: 0; }"
+               ".perfstudies-live-panel table { max-width: 100%; table-layout: auto; }"
+               ".perfstudies-live-panel th, .perfstudies-live-panel td, .perfstudies-live-panel caption "
+               "{ white-space: normal; overflow-wrap: anywhere; }"
+               ".perfstudies-live-panel th { overflow-wrap: break-word; }"
+               ".perfstudies-live-panel .vega-embed { display: block; width: 100%; }"
+               ".perfstudies-live-panel svg, .perfstudies-live-panel canvas { max-width: 100%; height: auto; }"
+               "</style>")
 #: DOM classes of the panel and its parts (the browser tests find them by these).
 PANEL_CLASS = "perfstudies-live-panel"
 STATUS_CLASS = "perfstudies-panel-status"
@@ -191,14 +207,17 @@ def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Pa
         started = time.perf_counter()
         result = run(params)
         shown = render(result)
-        bundle = _mime_bundle(shown)
+        # a render may return several things to show, one under the other (a table, then a chart)
+        parts = list(shown) if isinstance(shown, tuple) else [shown]
+        bundles = [_mime_bundle(part) for part in parts]
         elapsed = time.perf_counter() - started
         output.clear_output(wait=True)
         with output:
-            if bundle is None:
-                display(shown)
-            else:
-                display(bundle[0], metadata=bundle[1], raw=True)
+            for part, bundle in zip(parts, bundles):
+                if bundle is None:
+                    display(part)
+                else:
+                    display(bundle[0], metadata=bundle[1], raw=True)
         return elapsed
 
     def rerun(change=None) -> None:
@@ -237,7 +256,25 @@ def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Pa
         for box in boxes.values():
             box.observe(rerun, names="value")
         rerun()
-    return LivePanel(boxes, status, output, [*rows, status, output])
+    return LivePanel(boxes, status, output, [*rows, status, output, widgets.HTML(PANEL_STYLE)])
+
+
+def panel_widget(panel: Panel, run: Callable[[Params], object] | None = None,
+                 render: Callable[[object], object] | None = None) -> widgets.VBox:
+    """The live panel of a declared :class:`~perfstudies.panel.Panel`: its controls, ranges and default.
+
+    ``run`` defaults to :func:`perfstudies.panel.run_panel` of ``panel`` (a
+    study passes its ``widget_run`` when it returns more, such as a trace) and
+    ``render`` to :func:`perfstudies.panel.panel_view` (a study passes its
+    ``widget_view`` to add theory or a chart); a render may return a tuple of
+    things to show one under the other.
+    """
+    if not isinstance(panel, Panel):
+        raise TypeError(f"panel = {panel!r} has the wrong type: allowed a Panel (perfstudies.panel)")
+    run = run if run is not None else (lambda params: run_panel(panel, params))
+    render = render if render is not None else panel_view
+    return live_panel(panel.params, panel.controls, run=run, render=render, defaults=panel.defaults(),
+                      ranges=panel.ranges or None)
 
 
 def _field_of(boxes: dict[str, widgets.Widget], owner) -> str:

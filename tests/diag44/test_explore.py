@@ -3,25 +3,32 @@
 import pytest
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.models.diag44 import (LIVE_CONTROLS, SEED, STUDY, WIDGET_DEFAULTS, DiagParams,
-                                       expected_results, fast_path_runs, live_view, model, mva_table, run_summaries,
+from perfstudies.models.diag44 import (LIVE_CONTROLS, PANEL, SEED, STUDY, WIDGET_DEFAULTS, DiagParams,
+                                       expected_results, fast_path_runs, model, mva_table, run_summaries,
                                        sweep_points, theory_table, widget_run)
+from perfstudies.panel import shows_through
 from perfstudies.runner import replicate
 
 
 def test_widget_run_summarizes_three_replications_from_the_study_seed():
-    summary = widget_run()
-    assert summary.loc["pct_fast", "n"] == 3 and summary.loc["tx_rate", "half_width"] > 0
+    table = widget_run().set_index("metric")
+    assert (table["replications"] == 3).all() and table.loc["tx_rate", "half_width"] > 0
     expected = replicate(model, WIDGET_DEFAULTS, replications=3, seed=SEED, progress=False).summary()
-    assert summary.equals(expected)
-    view = live_view(summary)
-    assert list(view.columns) == ["metric", "mean", "half_width"]
-    assert view["metric"].notna().all() and not view["metric"].str.contains("_").any(), "metrics in words"
+    assert table["mean"].to_dict() == pytest.approx(expected.loc[table.index, "mean"].to_dict())
+    assert table["label"].notna().all() and not table["label"].str.contains("_").any(), "metrics in words"
 
 
 def test_widget_run_takes_a_record():
-    summary = widget_run(WIDGET_DEFAULTS.replace(fast_path=False))
-    assert summary.loc["diag_fast", "mean"] == 0
+    table = widget_run(WIDGET_DEFAULTS.replace(fast_path=False)).set_index("metric")
+    assert table.loc["diag_fast", "mean"] == 0
+
+
+def test_one_processor_fewer_shows_through_the_noise():
+    """The main control, one step from the default (9 -> 8 real processors): the system utilization per
+    processor rises by more than half, and the paired interval of the change excludes zero."""
+    assert PANEL.main == "real_processors"
+    row = widget_run(WIDGET_DEFAULTS.replace(real_processors=8)).set_index("metric").loc["system_util"]
+    assert row["change"] >= 0.05 * row["default"] and shows_through(row)
 
 
 def test_the_live_controls_are_fields_of_the_record():

@@ -3,20 +3,42 @@
 import pytest
 
 from perfstudies.models.mdf.explore import (ALL_PARAMETERS, SLIDER_RATES, capacity_table, held_iosq_table,
-                                            hold_table, ims_bounds_table, panel_defaults, slice_table, sweep_points,
-                                            widget_run)
+                                            PANEL, hold_table, ims_bounds_table, panel_defaults, slice_table,
+                                            sweep_points, widget_run, widget_theory)
+from perfstudies.panel import COLUMNS, shows_through
 from perfstudies.models.mdf.params import DeviceParams, PanelParams
 
 
 def test_widget_run_reports_simulation_with_intervals_and_theory():
     table = widget_run(PanelParams(device_rate=15.0))
-    simulated = table[table["quantity"].str.endswith("simulated")]
-    assert len(simulated) == 4 and (simulated["95% CI ±"] > 0).all()     # true IOSQ, RMF IOSQ, RESP, hold
-    assert table["value"].notna().all()
+    assert list(table.columns) == COLUMNS and len(table) == 4     # true IOSQ, RMF IOSQ, RESP, hold
+    assert (table["half_width"] > 0).all() and table["change"].notna().all()
+    theory = widget_theory(PanelParams(device_rate=15.0))
+    assert theory["theory"].notna().all() and len(theory) == 5
 
 
 def test_widget_run_without_params_runs_the_defaults():
     assert widget_run().equals(widget_run(panel_defaults()))
+
+
+def test_one_step_of_the_scheduling_parameter_shows_through_the_noise():
+    """The main control, one step from the default (parameter 1 -> 2, shorter slices): the true IOSQ
+    falls by about a quarter, and the paired interval of the change excludes zero."""
+    assert PANEL.main == "scheduling_parameter"
+    row = widget_run(panel_defaults().replace(scheduling_parameter=2)).set_index("metric").loc["iosq_ms"]
+    assert row["change"] <= -0.05 * row["default"] and shows_through(row)
+
+
+def test_the_calibration_comes_from_the_disk_memo(monkeypatch):
+    """A process that finds the calibration on disk does not simulate it again."""
+    from perfstudies.models.mdf import calibration
+    expected = calibration.calibrate()
+    calibration.calibrate.cache_clear()
+    monkeypatch.setattr(calibration, "switch_calibration", lambda: pytest.fail("the calibration was recomputed"))
+    try:
+        assert calibration.calibrate() == expected
+    finally:
+        calibration.calibrate.cache_clear()
 
 
 def test_sweep_points_cover_every_parameter_and_rate_with_the_calibrated_device():

@@ -6,7 +6,8 @@ from perfstudies.data import load
 from perfstudies.tables import COLUMN_CHARS, width
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.models.svcdump import calibrated_params, figures, model, sweep_points, widget_run
+from perfstudies.models.svcdump import PANEL, analytic, calibrated_params, figures, model, sweep_points, widget_run
+from perfstudies.panel import COLUMNS, shows_through
 from perfstudies.models.svcdump.explore import PANEL_FIELDS, PANEL_RANGES, SHOWN, WIDGET_CHUNKS, widget_params
 from perfstudies.models.svcdump.params import SEED, DumpParams
 from perfstudies.runner import replicate
@@ -14,15 +15,23 @@ from perfstudies.runner import replicate
 
 def test_widget_run_defaults_to_the_documents_first_setup():
     table = widget_run()
-    assert len(table) == len(SHOWN) and (table["95% CI half-width"] >= 0).all()
-    assert table.attrs["bottleneck"] == "volumes"  # one 3390-3 stripe
+    assert list(table.columns) == COLUMNS and len(table) == len(SHOWN) and (table["half_width"] >= 0).all()
+    assert (table["change"] == 0).all()
+    assert analytic.bottleneck(table.attrs["params"]) == "volumes"  # one 3390-3 stripe
 
 
 def test_widget_run_shows_every_metric_with_an_interval_and_names_the_bottleneck():
     table = widget_run(calibrated_params(device="ESS", stripes=4))
-    assert len(table) == 8 and (table["95% CI half-width"] >= 0).all()
-    assert table.attrs["bottleneck"] == "cpu"
-    assert figures.widget_view(table).caption == "bottleneck by theory: capture CPU"
+    assert len(table) == 8 and (table["half_width"] >= 0).all()
+    assert figures.widget_view(table).caption.startswith("Bottleneck by theory: capture CPU")
+
+
+def test_one_more_stripe_shows_through_the_noise():
+    """The main control, one step from the default (1 -> 2 stripes): the dump takes about half as long,
+    and the paired interval of the change excludes zero."""
+    assert PANEL.main == "stripes"
+    row = widget_run(calibrated_params(stripes=2)).set_index("metric").loc["elapsed_s"]
+    assert row["change"] <= -0.05 * row["default"] and shows_through(row)
 
 
 @pytest.mark.parametrize("dump_blocks", [PANEL_RANGES["dump_blocks"][0], 490_000, PANEL_RANGES["dump_blocks"][1]])
@@ -35,14 +44,14 @@ def test_the_panel_simulates_about_the_same_number_of_chunks_at_every_dump_size(
 
 def test_coarser_panel_chunks_keep_the_dump_time_near_the_comparisons_resolution():
     """The panel's default (2,450-block chunks) and the comparison's 1,000-block chunks agree within 1%."""
-    coarse = widget_run()
+    coarse = widget_run().set_index("metric").loc["elapsed_s", "mean"]
     fine = replicate(model, calibrated_params(), 5, SEED, progress=False)
-    assert coarse.loc[0, "mean"] == pytest.approx(fine.mean("elapsed_s"), rel=0.01)
-    assert coarse.loc[0, "mean"] >= coarse.loc[0, "bound"]
+    assert coarse == pytest.approx(fine.mean("elapsed_s"), rel=0.01)
+    assert coarse >= analytic.bound_elapsed_s(calibrated_params())
 
 
 def test_widget_run_refuses_anything_but_a_parameter_record():
-    with pytest.raises(ValueError, match="params = .* has the wrong type: allowed a DumpParams record or None"):
+    with pytest.raises(TypeError, match="params = .* has the wrong type: allowed a DumpParams record or None"):
         widget_run({"stripes": 2})
 
 

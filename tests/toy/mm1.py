@@ -13,7 +13,7 @@ import ciw
 
 from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, metric, ratio
 from perfstudies.compare import Published
-from perfstudies.panel import Panel
+from perfstudies.panel import Panel, run_panel
 from perfstudies.params import Params, param
 from perfstudies.runner import run_ciw
 from perfstudies.study import Study
@@ -64,8 +64,8 @@ def calibrate() -> QueueParams:
     return QueueParams()
 
 
-def widget_run(params: QueueParams | None = None) -> dict[str, float]:
-    return model(params or QueueParams(), SEED)
+def widget_run(params: QueueParams | None = None):
+    return run_panel(PANEL, params)
 
 
 def sweep_points() -> list[QueueParams]:
@@ -77,4 +77,5 @@ PANEL = Panel(QueueParams, controls=("arrival_rate",), main="arrival_rate", defa
               shown={"time_in_system_s": "time in system (s)"}, seed=SEED, replications=3)
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=QueueParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points,
+              panel=PANEL)

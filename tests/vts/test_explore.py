@@ -3,7 +3,9 @@
 import pandas as pd
 import pytest
 
-from perfstudies.models.vts import SEED, VTSParams, bound, flattening_candidates, mva_solution, sweep_points, widget_run
+from perfstudies.models.vts import (PANEL, SEED, VTSParams, bound, flattening_candidates, mva_solution, sweep_points,
+                                    widget_run, widget_theory, widget_view)
+from perfstudies.panel import COLUMNS, shows_through
 from perfstudies.models.vts.explore import (
     RECALL_DRIVES, RECALL_QUEUES, WIDGET_FIELDS, WRITE_CF, cache_choices, headline_bounds, theory_configurations,
 )
@@ -11,10 +13,21 @@ from perfstudies.models.vts.explore import (
 
 def test_widget_run_reports_the_simulation_beside_the_bound():
     table = widget_run()
-    assert isinstance(table, pd.DataFrame)
-    values = table.set_index("quantity")["value"]
-    assert values["host MB/s, simulated"] == pytest.approx(values["host MB/s, bottleneck bound"], rel=0.15)
+    assert list(table.columns) == COLUMNS
+    host = table.set_index("metric").loc["host_mb_s", "mean"]
+    theory = widget_theory(VTSParams()).set_index("quantity")["theory"]
+    assert host == pytest.approx(theory["host MB/s, bottleneck bound"], rel=0.15)
     assert table.equals(widget_run(VTSParams()))
+    shown, closed_forms = widget_view(table)
+    assert "change from the chapter's default" in shown.to_html() and "bottleneck" in closed_forms.to_html()
+
+
+def test_a_quarter_step_of_compressibility_shows_through_the_noise():
+    """The main control, one step from the default (CF 3 -> 2.75): host MB/s falls by about 3%, and the
+    paired interval of the change excludes zero."""
+    assert PANEL.main == "compressibility"
+    row = widget_run(VTSParams(compressibility=2.75)).set_index("metric").loc["host_mb_s"]
+    assert row["change"] < 0 and shows_through(row)
 
 
 def test_widget_run_uses_the_study_seed():

@@ -192,7 +192,38 @@ class Node(ciw.Node):
         next_node.accept(ind)
         # release_blocked_individual, whose first step is this test
         if self.len_blocked_queue > 0 and self.number_of_individuals < self.node_capacity:
-            self.release_blocked_individual()
+            self._release_blocked_individual()
+
+    def _release_blocked_individual(self):
+        """Ciw 3.2.7's ``release_blocked_individual`` once its test has passed, finding the individual faster.
+
+        Ciw lists the id of every individual at the blocked node to find the
+        one blocked longest (a scan of the whole queue, thousands long where a
+        study places its customers at time 0); ids are unique, so stopping at
+        the first match finds the same individual, and a blocked individual has
+        finished its service, so it sits near the front of a first-come queue.
+        """
+        node_id, id_number = self.blocked_queue[0]
+        sender = self.simulation.nodes[node_id]
+        individual = None
+        for individuals in sender.individuals:
+            for candidate in individuals:
+                if candidate.id_number == id_number:
+                    individual = candidate
+                    break
+            if individual is not None:
+                break
+        if individual is None:  # as Ciw's list.index would
+            raise ValueError(f"{id_number} is not in list")
+        self.blocked_queue.pop(0)
+        self.len_blocked_queue -= 1
+        if individual.interrupted:
+            individual.interrupted = False
+            individual.service_start_date = individual.original_service_start_date
+            individual.service_end_date = individual.service_start_date + individual.original_service_time
+            sender.interrupted_individuals.remove(individual)
+            sender.number_interrupted_individuals -= 1
+        sender.release(individual, self)
 
     def accept(self, next_individual, completed=False):
         if self.engine_touched is not None:

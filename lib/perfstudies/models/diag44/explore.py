@@ -1,7 +1,9 @@
 """The chapter's interactive and exploratory parts: the live panel, the slider sweep, theory beside simulation.
 
-* :func:`widget_run` is what one change of the live panel runs (three
-  replications from :data:`~.params.SEED`), starting from
+* :data:`PANEL` declares the live panel (:class:`perfstudies.panel.Panel`;
+  its main control is the number of real processors) and :func:`widget_run`
+  is what one change runs: :func:`perfstudies.panel.run_panel`, three
+  replications from :data:`~.params.SEED` and their paired change from
   :data:`WIDGET_DEFAULTS`, the 9-way fast-path run with a shorter simulated time;
 * :func:`sweep_points` and :func:`vp_sweep` are the precomputed sweep behind the
   kernel-free slider charts: percent fast path and CP time per transaction
@@ -17,7 +19,8 @@
 import numpy as np
 import pandas as pd
 
-from perfstudies.runner import replicate, summarize
+from perfstudies.panel import Panel, run_panel
+from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep
 
 from . import analytic
@@ -50,16 +53,20 @@ SWEEP_TIME_US = 1.5e6
 SWEEP_REPLICATIONS = 3
 
 
+#: The live panel, declared: the real processors are the chapter's main control (its predict-first
+#: exercise lowers them one at a time from the 9-way).
+PANEL = Panel(DiagParams, controls=LIVE_CONTROLS, main="real_processors", defaults=lambda: WIDGET_DEFAULTS,
+              model=model, shown=LIVE_LABELS, seed=SEED, replications=WIDGET_REPLICATIONS)
+
+
 def widget_run(params: DiagParams | None = None) -> pd.DataFrame:
-    """What one widget change runs: three seeded replications, summarized with 95% intervals."""
-    params = WIDGET_DEFAULTS if params is None else params
-    return replicate(model, params, replications=WIDGET_REPLICATIONS, seed=SEED, progress=False).summary()
+    """One change of the live panel: :func:`perfstudies.panel.run_panel` of :data:`PANEL`.
 
-
-def live_view(summary: pd.DataFrame) -> pd.DataFrame:
-    """The rows of a :func:`widget_run` summary the live panel shows: metric (in words), mean and half-width."""
-    view = summary.loc[list(LIVE_METRICS), ["mean", "half_width"]].rename_axis("metric").reset_index()
-    return view.assign(metric=view["metric"].map(LIVE_LABELS))
+    Each of :data:`LIVE_METRICS` at ``params`` (mean and 95% interval of three
+    seeded replications) and its paired change from :data:`WIDGET_DEFAULTS`
+    (``None`` runs the default itself).
+    """
+    return run_panel(PANEL, params)
 
 
 def sweep_points() -> list[DiagParams]:

@@ -16,11 +16,11 @@ sweep, the chapter's tables) and :mod:`.figures`.
 from perfstudies.models.mdf.analytic import frontend_capacity, held_device_iosq, hold_moments, ims_bounds, mean_hold
 from perfstudies.models.mdf.calibration import Calibration, calibrate
 from perfstudies.models.mdf.comparison import cells, experiments
-from perfstudies.models.mdf.explore import (capacity_table, device_by_parameter, held_iosq_table, hold_table,
+from perfstudies.models.mdf.explore import (PANEL, capacity_table, device_by_parameter, held_iosq_table, hold_table,
                                             ims_bounds_table, mva_table, panel_defaults, slice_table,
-                                            sweep, sweep_curves, sweep_points, widget_run)
+                                            sweep, sweep_curves, sweep_points, widget_run, widget_theory)
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
-                                            sweep_chart, table1_chart, throughput_chart)
+                                            sweep_chart, table1_chart, throughput_chart, widget_view)
 from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
 from perfstudies.models.mdf.params import (DOCUMENT, KEY, SEED, DeviceParams, ImsParams, PanelParams, TsoParams,
                                            Windows, domain_windows, held_busy_time)
@@ -28,11 +28,12 @@ from perfstudies.study import Study
 
 #: The study, declared: the device model and its record, the calibration, the cells and their experiments.
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DeviceParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL)
 comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "build_network", "calibrate",
-           "Calibration", "comparison", "cells", "experiments", "widget_run", "panel_defaults", "sweep_points", "sweep",
+           "Calibration", "comparison", "cells", "experiments", "widget_run", "PANEL", "widget_theory", "widget_view",
+           "panel_defaults", "sweep_points", "sweep",
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",
            "slice_table", "hold_table", "capacity_table", "held_iosq_table", "ims_bounds_table", "mva_table",

@@ -50,6 +50,7 @@ import functools
 import numpy as np
 import pandas as pd
 
+from perfstudies.cache import memoized
 from perfstudies.compare import Published
 from perfstudies.data import load
 from perfstudies.models.mdf import analytic
@@ -280,7 +281,17 @@ class Calibration:
 
 @functools.cache
 def calibrate() -> Calibration:
-    """The calibrated parameters of the devices, the IMS domain, the TSO domain, the switch and RMF."""
+    """The calibrated parameters of the devices, the IMS domain, the TSO domain, the switch and RMF.
+
+    From the disk memo (:func:`perfstudies.cache.memoized`, keyed on the sources and data) when any
+    process computed it before, so a chapter's first live-panel run does not simulate the calibration
+    runs again; computed by :func:`calibrated` otherwise.
+    """
+    return memoized("mdf-calibration", calibrated)
+
+
+def calibrated() -> Calibration:
+    """The calibration, computed (a few seconds of simulation): what :func:`calibrate` memoizes."""
     switch_ms = switch_calibration()
     devices = tuple(device_calibrations())
     estimates = rule_estimates(next(d for d in devices if d.name == "IMS average"), switch_ms)

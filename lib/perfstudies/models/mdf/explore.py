@@ -1,9 +1,12 @@
 """The chapter's interactive parts and its own runs: the live panel, the slider sweep, the theory tables.
 
-``widget_run(params=None)`` is what one change of the live panel re-runs: the
-IMS representative device simulated (three replications, with a 95% interval)
-and the IMS domain's theory-first bounds
-(:func:`~perfstudies.models.mdf.analytic.ims_bounds`), because a simulation of
+:data:`PANEL` declares the live panel (:class:`perfstudies.panel.Panel`; its
+main control is the scheduling parameter) and ``widget_run(params=None)`` is
+what one change re-runs: :func:`perfstudies.panel.run_panel`, the IMS
+representative device simulated (three replications, with a 95% interval, and
+the paired change from the chapter's default); :func:`widget_theory` sets the
+mean hold and the IMS domain's theory-first bounds
+(:func:`~perfstudies.models.mdf.analytic.ims_bounds`) beside it, because a simulation of
 1,000 terminals long enough to trust takes seconds, not the fraction of a
 second a slider allows.  ``sweep_points()`` are the records behind the
 kernel-free slider chart: the same device over every scheduling parameter and
@@ -22,7 +25,8 @@ from perfstudies.models.mdf.calibration import calibrate, tables
 from perfstudies.models.mdf.network import RULE_METRICS, model
 from perfstudies.models.mdf.params import (DEVICE_SPEED, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
                                            PanelParams, held_busy_time)
-from perfstudies.runner import replicate, summarize
+from perfstudies.panel import Panel, run_panel
+from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep
 
 #: Every scheduling parameter the chapter shows (2 and 4 with interpolated slices).
@@ -38,10 +42,10 @@ DEVICE_RUN = dict(max_time=50.0, warmup=5.0)
 DEVICE_REPLICATIONS = 3
 #: (metric, label) of the simulated device rows the panel shows.
 DEVICE_ROWS = [
-    ("iosq_ms", "device IOSQ, true mean (ms), simulated"),
-    ("rmf_iosq_ms", "device AVG IOSQ as RMF reports it (ms), simulated"),
-    ("resp_ms", "device AVG RESP as RMF reports it (ms), simulated"),
-    ("held_ms", "device busy after its transfer, per I/O (ms), simulated"),
+    ("iosq_ms", "device IOSQ, true mean (ms)"),
+    ("rmf_iosq_ms", "device AVG IOSQ as RMF reports it (ms)"),
+    ("resp_ms", "device AVG RESP as RMF reports it (ms)"),
+    ("held_ms", "device busy after its transfer, per I/O (ms)"),
 ]
 #: (metric, label) of the IMS bound rows.
 IMS_ROWS = [
@@ -71,25 +75,44 @@ def _setup(scheduling_parameter: int, sliced: bool = True) -> DeviceParams:
     return DeviceParams(scheduling_parameter=scheduling_parameter, sliced=sliced, switch_ms=calibrate().switch_ms)
 
 
+def _device(panel: PanelParams) -> DeviceParams:
+    """The simulated IMS device at the panel's settings (short runs, :data:`DEVICE_RUN`)."""
+    return DeviceParams(domain="IMS", rate=panel.device_rate, device=panel.device, service_ms=panel.service_ms,
+                        scv=panel.scv, rmf_rule=panel.rmf_rule, scheduling_parameter=panel.scheduling_parameter,
+                        ims_share=panel.ims_share, tso_share=panel.tso_share, switch_ms=panel.switch_ms,
+                        sliced=panel.sliced, **DEVICE_RUN)
+
+
+def panel_model(params: PanelParams, seed: int) -> dict[str, float]:
+    """One replication as the live panel runs it: the IMS device's metrics at the panel's settings."""
+    return model(_device(params), seed)
+
+
+#: The live panel, declared: the scheduling parameter is what the chapter is about.
+PANEL = Panel(PanelParams, controls=("scheduling_parameter", "ims_share", "tso_share", "device_rate", "device",
+                                     "terminals"),
+              main="scheduling_parameter", defaults=panel_defaults, model=panel_model, shown=dict(DEVICE_ROWS),
+              seed=SEED, replications=DEVICE_REPLICATIONS)
+
+
 def widget_run(params: PanelParams | None = None) -> pd.DataFrame:
-    """The device simulated and the IMS bounds at the panel's settings, one row per quantity.
+    """One change of the live panel: :func:`perfstudies.panel.run_panel` of :data:`PANEL`.
 
     ``params=None`` runs the chapter's defaults (:func:`panel_defaults`).  The
     record has already refused a device its held completions would make
     unstable, so the simulated rows are always a steady state.
     """
-    panel = panel_defaults() if params is None else params
+    return run_panel(PANEL, params)
+
+
+def widget_theory(panel: PanelParams) -> pd.DataFrame:
+    """The closed forms the live panel sets beside the simulation: the mean hold and the IMS bounds."""
     setup = dict(scheduling_parameter=panel.scheduling_parameter, ims_share=panel.ims_share,
                  tso_share=panel.tso_share, switch_ms=panel.switch_ms, sliced=panel.sliced)
-    device = DeviceParams(domain="IMS", rate=panel.device_rate, device=panel.device, service_ms=panel.service_ms,
-                          scv=panel.scv, rmf_rule=panel.rmf_rule, **setup, **DEVICE_RUN)
-    simulated = replicate(model, device, DEVICE_REPLICATIONS, SEED, progress=False).summary()
-    rows = [{"quantity": label, "value": simulated.loc[metric, "mean"],
-             "95% CI ±": simulated.loc[metric, "half_width"]} for metric, label in DEVICE_ROWS]
-    rows.append({"quantity": "mean hold of a random completion (ms), theory",
-                 "value": 1000.0 * analytic.mean_hold(device.windows("IMS")), "95% CI ±": float("nan")})
+    rows = [{"quantity": "mean hold of a random completion (ms)",
+             "theory": 1000.0 * analytic.mean_hold(_device(panel).windows("IMS"))}]
     bounds = analytic.ims_bounds(calibrate().ims.replace(terminals=panel.terminals, **setup))
-    rows += [{"quantity": label, "value": bounds[metric], "95% CI ±": float("nan")} for metric, label in IMS_ROWS]
+    rows += [{"quantity": label.removesuffix(", theory"), "theory": bounds[metric]} for metric, label in IMS_ROWS]
     return pd.DataFrame(rows)
 
 

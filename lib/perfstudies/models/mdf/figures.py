@@ -10,7 +10,10 @@ import altair as alt
 import pandas as pd
 
 from perfstudies import charts, diagrams
+from perfstudies.models.mdf.explore import widget_theory
 from perfstudies.models.mdf.params import domain_windows
+from perfstudies.panel import panel_view
+from perfstudies.tables import readable
 
 #: Table 3's four parts of the IMS response time, in the order they happen.
 RESPONSE_PARTS = ["TPNS Q (s)", "IMS IN Q (s)", "IMS EXEC (s)", "IMS OUT Q (s)"]
@@ -120,3 +123,9 @@ def sweep_chart(curves: pd.DataFrame) -> alt.Chart:
                                low="low", high="high", x_title="scheduling parameter", y_title="time per I/O (ms)",
                                slider_name="device activity (I/O per s)", color_title="quantity per I/O",
                                title="IMS device: IOSQ and RESP by scheduling parameter")
+
+
+def widget_view(result: pd.DataFrame) -> tuple:
+    """The live panel's output: the simulated device with its paired change from the chapter's default
+    (:func:`perfstudies.panel.panel_view`), then the closed forms at the same setting."""
+    return panel_view(result), readable(widget_theory(result.attrs["params"]), names={"theory": "theory"})

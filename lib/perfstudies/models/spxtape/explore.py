@@ -1,13 +1,15 @@
-"""The runs behind the chapter's interactive parts: one widget re-run, one traced run, and the slider sweep.
+"""The runs behind the chapter's interactive parts: the live panel, one traced run, and the slider sweep.
 
-:func:`widget_run` is what one widget change triggers (and what the benchmark
-times): a few replications at the coarse widget scale plus the trace of the
-first one for the timeline.  :func:`sweep_points` lists the parameter points
-of the precomputed sweep that the kernel-free slider chart moves over, and
-:func:`sweep` runs them.  Every seed comes from ``SEED``.
+:data:`PANEL` declares the live panel (:class:`perfstudies.panel.Panel`): the
+controls, the main one (tape drives), the chapter's default (the 2-drive
+SPXTAPE DUMP of Table 1 at the panel's coarser customers) and the headline
+metrics.  :func:`widget_run` is what one change runs (and what the benchmark
+times): :func:`perfstudies.panel.run_traced`, the one panel table (each metric
+and its change from the default, paired) plus the first replication's
+timeline and buffer, which the chapter draws.  :func:`sweep_points` lists the
+parameter points of the precomputed sweep that the kernel-free slider chart
+moves over, and :func:`sweep` runs them.  Every seed comes from ``SEED``.
 """
-
-from dataclasses import dataclass
 
 import pandas as pd
 
@@ -15,11 +17,17 @@ from perfstudies.models.spxtape.calibration import calibrate
 from perfstudies.models.spxtape.metrics import buffer_frame, run_metrics, timeline_frame
 from perfstudies.models.spxtape.network import model, simulate
 from perfstudies.models.spxtape.params import SEED, SpxtapeParams
-from perfstudies.runner import metric_rows, replication_seeds, summarize
+from perfstudies.panel import Panel, PanelRun, run_traced
+from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep
 
-#: Pages per simulated customer in the widgets and sweeps (coarser than the comparison's).
+#: Pages per simulated customer in the live panel, coarser than the comparison's 32.  Not coarser
+#: still: elapsed time and tapes hold at 256 and 512 pages too, but the two drives' cartridge changes
+#: then drift into each other (the buffer is 13 customers at 512 pages), and the 2-drive dump, the
+#: panel's default, shows 20-140 s of idle time in some replications and an extra tape, where the
+#: comparison's model has none (measured: five replications at 32, 128 and 512 pages).
 WIDGET_CHUNK = 128
+#: Replications of each setting per change (the default's run once per process).
 WIDGET_REPLICATIONS = 3
 #: The sweep: tape drives on the x axis, spool volumes on the slider (evenly spaced).
 SWEEP_DRIVES = (1, 2, 3, 4, 6, 8)
@@ -28,19 +36,13 @@ SWEEP_CHUNK = 1024
 #: Independent replications per point of the slider sweep.
 SWEEP_REPLICATIONS = 3
 #: The live panel's controls, and the ranges they move over where narrower than the record's.
-WIDGET_CONTROLS = ["command", "function", "drives", "volumes", "change_time", "buffer_mb", "mean_file_pages",
-                   "spread_skew"]
+WIDGET_CONTROLS = ("command", "function", "drives", "volumes", "change_time", "buffer_mb", "mean_file_pages",
+                   "spread_skew")
 WIDGET_RANGES = {"change_time": (0.0, 300.0), "buffer_mb": (1.0, 256.0), "mean_file_pages": (3.0, 100.0)}
-
-
-@dataclass(frozen=True)
-class WidgetResult:
-    """Replicated metrics (mean and 95% CI) and the first replication's trace."""
-
-    params: SpxtapeParams
-    summary: pd.DataFrame
-    timeline: pd.DataFrame
-    buffer: pd.DataFrame
+#: The headline metrics the panel shows, with the reader's labels.
+SHOWN = {"elapsed_s": "elapsed time (s)", "tape_change_s": "time spent changing tapes (s)",
+         "system_idle_s": "system idle during tape changes (s)", "tapes": "tapes used",
+         "pages_per_s": "pages moved a second"}
 
 
 def widget_defaults() -> SpxtapeParams:
@@ -48,33 +50,32 @@ def widget_defaults() -> SpxtapeParams:
     return calibrate().replace(chunk_pages=WIDGET_CHUNK)
 
 
-def trace(params: SpxtapeParams, seed: int) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
-    """One run's metrics, its timeline intervals and its buffer occupancy."""
+def trace(params: SpxtapeParams, seed: int) -> tuple[dict, dict[str, pd.DataFrame]]:
+    """One run's metrics (as :func:`.network.model` gives them) and its ``timeline`` and ``buffer`` frames."""
     records, log, roles = simulate(params, seed)
-    return (run_metrics(records, log, roles, params), timeline_frame(records, log, roles),
-            buffer_frame(records, log, roles))
+    return (run_metrics(records, log, roles, params),
+            {"timeline": timeline_frame(records, log, roles), "buffer": buffer_frame(records, log, roles)})
 
 
-def widget_run(params: SpxtapeParams | None = None) -> WidgetResult:
-    """The default re-run of one widget change: replications, the first one traced.
+#: The live panel, declared: tape drives are what the chapter is about.
+PANEL = Panel(SpxtapeParams, controls=WIDGET_CONTROLS, main="drives", defaults=widget_defaults, model=model,
+              shown=SHOWN, seed=SEED, replications=WIDGET_REPLICATIONS, ranges=WIDGET_RANGES, trace=trace)
 
-    The seeds are :func:`perfstudies.runner.replicate`'s, so the numbers are
-    the ones ``replicate(model, params, WIDGET_REPLICATIONS, SEED)`` would give.
+
+def widget_run(params: SpxtapeParams | None = None) -> PanelRun:
+    """One change of the live panel: the panel table of ``params`` and the first replication's trace.
+
+    ``None`` runs the chapter's default (:func:`widget_defaults`).  The table
+    is :func:`perfstudies.panel.run_panel`'s (replication *i* with seed
+    ``replication_seeds(SEED, WIDGET_REPLICATIONS)[i]``, the default with the
+    same seeds); ``traces["timeline"]`` and ``traces["buffer"]`` are replication 0's.
     """
-    p = widget_defaults() if params is None else params
-    first, *others = replication_seeds(SEED, WIDGET_REPLICATIONS)
-    metrics, timeline, buffer = trace(p, first)
-    rows = metric_rows(metrics, replication=0, seed=first)
-    for index, seed in enumerate(others, start=1):
-        rows += metric_rows(model(p, seed), replication=index, seed=seed)
-    return WidgetResult(p, summarize(pd.DataFrame(rows)), timeline, buffer)
+    return run_traced(PANEL, params)
 
 
-def one_drive_trace() -> WidgetResult:
-    """The chapter's timeline: the first replication of the 1-drive dump at widget scale (no summary)."""
-    p = widget_defaults().replace(drives=1)
-    _, timeline, buffer = trace(p, replication_seeds(SEED, 1)[0])
-    return WidgetResult(p, pd.DataFrame(), timeline, buffer)
+def one_drive_trace() -> PanelRun:
+    """The chapter's timeline: the 1-drive dump at widget scale, one step of the main control from the default."""
+    return run_traced(PANEL, widget_defaults().replace(drives=1))
 
 
 def sweep_points() -> list[SpxtapeParams]:

@@ -12,9 +12,9 @@ import pandas as pd
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram, timeline
 from perfstudies.models.spxtape.calibration import TABLE1_ROWS
-from perfstudies.models.spxtape.explore import WidgetResult
 from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING
 from perfstudies.models.spxtape.metrics import BLOCKED, READING
+from perfstudies.panel import PanelRun, panel_view
 
 #: A run's chart resolves this many steps of its length: each lane shows, per step, the state it
 #: spent most of that step in, and the buffer curve its peak per step; so a chart carries a few
@@ -88,18 +88,23 @@ def _lane_order(lane: str) -> tuple:
     return (kind != "volume", int(number))
 
 
-def run_chart(result: WidgetResult, title: str) -> alt.VConcatChart:
-    """One run: volumes and drives over time (timeline) above the memory buffer's fill."""
-    end = max(float(result.timeline["end"].max()) if len(result.timeline) else 0.0,
-              float(result.buffer["time"].max()) if len(result.buffer) else 0.0, 1.0)
+def run_chart(result: PanelRun, title: str) -> alt.VConcatChart:
+    """One run: volumes and drives over time (timeline) above the memory buffer's fill.
+
+    ``result`` is a traced panel run (:func:`~.explore.widget_run`); its
+    ``traces["timeline"]`` and ``traces["buffer"]`` are the first replication's.
+    """
+    timeline_rows, buffer_rows = result.traces["timeline"], result.traces["buffer"]
+    end = max(float(timeline_rows["end"].max()) if len(timeline_rows) else 0.0,
+              float(buffer_rows["time"].max()) if len(buffer_rows) else 0.0, 1.0)
     step = end / TIME_STEPS
-    frame = stepped_intervals(result.timeline, step)
+    frame = stepped_intervals(timeline_rows, step)
     while len(frame) > MAX_BARS:
         step *= 2
-        frame = stepped_intervals(result.timeline, step)
+        frame = stepped_intervals(timeline_rows, step)
     lanes = timeline(frame, title=title).encode(color=alt.Color("state:N", title=None, scale=STATE_COLORS))
     lanes = lanes.properties(width=charts.WIDTH)
-    buffer = result.buffer.assign(bin=(result.buffer["time"] // step) * step)
+    buffer = buffer_rows.assign(bin=(buffer_rows["time"] // step) * step)
     peaks = buffer.groupby("bin", as_index=False)["buffer_mb"].max()
     fill = alt.Chart(peaks).mark_area(color=charts.MODEL_COLOR, opacity=0.6, interpolate="step-after").encode(
         x=alt.X("bin:Q", title="time (s)"), y=alt.Y("buffer_mb:Q", title="buffer (MB)"),
@@ -107,21 +112,12 @@ def run_chart(result: WidgetResult, title: str) -> alt.VConcatChart:
     return alt.vconcat(lanes, fill.properties(width=charts.WIDTH, height=90))
 
 
-def widget_view(result: WidgetResult) -> alt.VConcatChart:
-    """The live panel's output: the key numbers with their 95% CIs, and the first run's timeline."""
-    s = result.summary
+def widget_view(result: PanelRun) -> tuple:
+    """The live panel's output: the panel table (each metric and its paired change from the default), then
+    the first replication's timeline, titled with the setting."""
     p = result.params
-
-    def show(metric: str, unit: str, digits: int = 0) -> str:
-        return f"{s.loc[metric, 'mean']:.{digits}f} ± {s.loc[metric, 'half_width']:.{digits}f} {unit}"
-
-    title = (f"{p.command} {p.function}, {p.drives} drive(s), {p.volumes} volume(s): "
-             f"elapsed {show('elapsed_s', 's')}")
-    subtitle = [f"tape changes {show('tape_change_s', 's')}, system idle {show('system_idle_s', 's')}, "
-                f"tapes {show('tapes', '', 1)}, rate {show('pages_per_s', 'pages/s')} "
-                f"(mean ± 95% CI half-width of {int(s.loc['elapsed_s', 'n'])} replications)"]
-    chart = run_chart(result, title="")
-    return chart.properties(title=alt.Title(title, subtitle=subtitle))
+    title = f"{p.command} {p.function}, {p.drives} drive(s), {p.volumes} volume(s): the first replication"
+    return panel_view(result.table), run_chart(result, title="").properties(title=charts.wrapped_title(title))
 
 
 def elapsed_chart(table: pd.DataFrame) -> alt.Chart:

@@ -1,8 +1,11 @@
 """The chapter's interactive parts: the live panel's re-run and the precomputed stripe sweeps.
 
-:func:`widget_run` is what one change of the live panel runs (a few
-replications of one configuration beside its bottleneck bound, the dump cut
-into :data:`WIDGET_CHUNKS` chunks whatever its size);
+:data:`PANEL` declares the live panel (:class:`perfstudies.panel.Panel`; its
+main control is the number of stripes) and :func:`widget_run` is what one
+change runs: :func:`perfstudies.panel.run_panel`, a few replications of one
+configuration and their paired change from the report's first setup, the
+dump cut into :data:`WIDGET_CHUNKS` chunks whatever its size (the figures
+set the bottleneck bound beside it);
 :func:`sweep_points` are the configurations behind the kernel-free slider
 chart, and :func:`stripe_sweep` / :func:`ipcs_sweep` their summarized runs.
 Every one of them uses the study's one seed, :data:`~.params.SEED`.
@@ -17,7 +20,8 @@ from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.calibration import BASE, calibrated_params
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
 from perfstudies.models.svcdump.params import CHANNELS, DEVICES, SEED, DumpParams
-from perfstudies.runner import replicate, summarize
+from perfstudies.panel import Panel, run_panel
+from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep
 
 #: Replications of one widget re-run.
@@ -45,10 +49,10 @@ SHOWN = {
     "ipcs_s": "IPCS initialization (s)",
     "data_rate_mb_s": "data rate (MB/s)",
     "io_response_ms": "time of one I/O (ms)",
-    "cpu_util": "capture CPU utilisation",
-    "volume_util": "volume utilisation (mean)",
-    "channel_util": "channel path utilisation",
-    "page_util": "page data set utilisation",
+    "cpu_util": "capture CPU utilisation (%)",
+    "volume_util": "volume utilisation (%, mean)",
+    "channel_util": "channel path utilisation (%)",
+    "page_util": "page data set utilisation (%)",
 }
 #: The columns a sweep is summarized by.
 SWEEP_KEYS = ["device", "channel", "channel_paths", "stripes"]
@@ -61,29 +65,30 @@ def widget_params(params: DumpParams) -> DumpParams:
     return params.replace(chunk_blocks=max(100, math.ceil(params.dump_blocks / WIDGET_CHUNKS)))
 
 
-def widget_run(params: DumpParams | None = None) -> pd.DataFrame:
-    """Replications of one configuration: mean and 95% CI of every shown metric.
+def panel_model(params: DumpParams, seed: int) -> dict[str, float]:
+    """One replication as the live panel runs it: :func:`.network.model` of :func:`widget_params` of ``params``,
+    utilisations in percent (so a change reads in percentage points)."""
+    metrics = model(widget_params(params), seed)
+    return {name: 100.0 * value if name.endswith("_util") else value for name, value in metrics.items()}
 
-    ``None`` runs the chapter's default, the calibrated model on the document's
-    first setup (3390-3, one stripe, ESCON).  The record's ``chunk_blocks`` is
-    replaced by :func:`widget_params` (about :data:`WIDGET_CHUNKS` chunks).  The
-    dump's bottleneck bound and IPCS's come along in the ``bound`` column, and
-    the bottleneck resource in ``attrs["bottleneck"]``, so a reader can compare
-    theory with simulation.
+
+#: The live panel, declared: the stripes are what the chapter is about; the default is the report's
+#: first setup (3390-3, one stripe, ESCON), calibrated.
+PANEL = Panel(DumpParams, controls=PANEL_FIELDS, main="stripes", defaults=calibrated_params, model=panel_model,
+              shown=SHOWN, seed=SEED, replications=WIDGET_REPLICATIONS, ranges=PANEL_RANGES)
+
+
+def widget_run(params: DumpParams | None = None) -> pd.DataFrame:
+    """One change of the live panel: :func:`perfstudies.panel.run_panel` of :data:`PANEL`.
+
+    Each shown metric's mean and 95% interval at ``params`` and its paired
+    change from the chapter's default (``None`` runs the default itself, the
+    calibrated model on the document's first setup).  The record's
+    ``chunk_blocks`` is replaced by :func:`widget_params` (about
+    :data:`WIDGET_CHUNKS` chunks); ``attrs["params"]`` is the setting, from
+    which :func:`.figures.widget_view` computes the bottleneck bounds.
     """
-    params = calibrated_params() if params is None else params
-    if not isinstance(params, DumpParams):
-        raise ValueError(f"params = {params!r} has the wrong type: allowed a DumpParams record or None")
-    params = widget_params(params)
-    summary = replicate(model, params, WIDGET_REPLICATIONS, SEED, progress=False).summary()
-    table = pd.DataFrame({
-        "metric": [SHOWN[name] for name in SHOWN],
-        "mean": [summary.loc[name, "mean"] for name in SHOWN],
-        "95% CI half-width": [summary.loc[name, "half_width"] for name in SHOWN],
-        "bound": [analytic.bound_elapsed_s(params), analytic.bound_ipcs_s(params)] + [float("nan")] * 6,
-    })
-    table.attrs["bottleneck"] = analytic.bottleneck(params)
-    return table
+    return run_panel(PANEL, params)
 
 
 def sweep_points(channel_paths: tuple[int, ...] = SWEEP_PATHS) -> list[DumpParams]:

@@ -15,6 +15,7 @@ from perfstudies.diagrams import network_diagram
 from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params, statements
 from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
+from perfstudies.panel import panel_caption, panel_view
 from perfstudies.tables import comparison, exact, number, percent, readable
 
 STRIPES = list(range(1, 9))
@@ -253,14 +254,11 @@ def stripe_slider_chart(sweep: pd.DataFrame) -> alt.LayerChart:
 
 
 def widget_view(result: pd.DataFrame):
-    """How the live panel shows one :func:`~.explore.widget_run` result: the table, captioned with the bottleneck.
-
-    Utilisations show as percentages, every other metric to three significant figures.
-    """
-    share = result["metric"].str.contains("utilisation")
-    frame = pd.DataFrame({
-        "metric": result["metric"],
-        "simulated mean": [percent(v, 1) if s else number(v) for v, s in zip(result["mean"], share)],
-        "95% CI ±": [percent(v, 2) if s else number(v, 2) for v, s in zip(result["95% CI half-width"], share)],
-        "bottleneck bound (s)": result["bound"]})
-    return readable(frame).set_caption(f"bottleneck by theory: {RESOURCE_WORDS[result.attrs['bottleneck']]}")
+    """How the live panel shows one :func:`~.explore.widget_run` table: each metric at the reader's setting and
+    its paired change from the default (:func:`perfstudies.panel.panel_view`), captioned with theory's
+    bottleneck and bounds at that setting."""
+    params = result.attrs["params"]
+    return panel_view(result).set_caption(
+        f"Bottleneck by theory: {RESOURCE_WORDS[analytic.bottleneck(params)]}; bounds: dump "
+        f"{number(analytic.bound_elapsed_s(params))} s, IPCS {number(analytic.bound_ipcs_s(params))} s. "
+        + panel_caption(result))

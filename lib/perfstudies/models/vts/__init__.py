@@ -20,12 +20,13 @@ from perfstudies.models.vts.calibration import TABLE4, Rates, calibrate, calibra
 from perfstudies.models.vts.comparison import (BEST_CASE, FLAT, analytic_part, cells, experiments, printed, recall_bounds,
                                              statements)
 from perfstudies.models.vts.explore import (
-    WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
+    PANEL, WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
     flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, sweep_points, theory_beside_simulation,
-    widget_run, write_sweep,
+    widget_run, widget_theory, write_sweep,
 )
 from perfstudies.models.vts.figures import (
-    capacity_chart, hours_at_peak_chart, recall_slider, table4_chart, throughput_scatter, vts_diagram, write_slider,
+    capacity_chart, hours_at_peak_chart, recall_slider, table4_chart, throughput_scatter, vts_diagram, widget_view,
+    write_slider,
 )
 from perfstudies.models.vts.network import model, recall_model
 from perfstudies.models.vts.params import (
@@ -34,11 +35,12 @@ from perfstudies.models.vts.params import (
 from perfstudies.study import Study
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=VTSParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points)
+              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL)
 comparison = STUDY.comparison
 
-__all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments", "BEST_CASE", "FLAT", "TABLE4", "recall_bounds",
-           "comparison", "widget_run", "sweep_points", "VTSParams", "Rates", "paf", "base", "ehpo",
+__all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments",
+           "BEST_CASE", "FLAT", "TABLE4", "recall_bounds", "comparison", "widget_run", "sweep_points", "PANEL",
+           "widget_theory", "widget_view", "VTSParams", "Rates", "paf", "base", "ehpo",
            "cache_configurations", "statement", "text_value", "bound", "bottleneck", "capacities", "copy_ceiling",
            "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",
            "sustained_crossover_cf", "calibration_table", "analytic_part", "printed", "statements", "WIDGET_FIELDS",

@@ -1,7 +1,10 @@
 """The chapter's interactive parts (the live panel's re-run, the precomputed sweeps) and its tables.
 
-:func:`widget_run` is what one change of the live panel runs: a few short
-replications of both models plus the closed forms.  :func:`sweep_points` lists
+:data:`PANEL` declares the live panel (:class:`perfstudies.panel.Panel`; its
+main control is the compressibility, the x axis of the paper's Figs. 7-8) and
+:func:`widget_run` is what one change runs: :func:`perfstudies.panel.run_panel`,
+a few short replications of both models and their paired change from the
+chapter's default; :func:`widget_theory` is the closed forms at the same setting.  :func:`sweep_points` lists
 the parameter records of the two sweeps behind the chapter's kernel-free
 slider charts: write throughput against compressibility for every cache
 configuration of Table 3 (the slider moves over the configuration's index,
@@ -23,12 +26,13 @@ from perfstudies.models.vts.network import model, recall_model
 from perfstudies.models.vts.params import (
     KEY, SEED, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
 )
+from perfstudies.panel import Panel, run_panel
 from perfstudies.runner import replicate, summarize
 from perfstudies.sweep import run_sweep
 
 #: Replications and run length of one live-panel re-run (a fraction of a second).
 WIDGET_REPLICATIONS = 3
-WIDGET_COMPLETIONS = 240
+WIDGET_COMPLETIONS = 600
 #: The fields the live panel offers.
 WIDGET_FIELDS = ("feature", "capacity_gb", "hdd_gb", "drives", "drive_model", "compressibility", "escon_channels",
                  "block_kb", "workload", "volume_mb", "recall_queue", "import_export_drives")
@@ -50,28 +54,39 @@ RECALL_DRIVES = (3, 4, 5, 6)
 RECALL_REPLICATIONS = 12
 
 
-def widget_run(params: VTSParams | None = None) -> pd.DataFrame:
-    """One table of what the configuration does: simulated with 95% CIs, and in theory.
-
-    Runs the throughput model and the recall model for a few replications at a
-    coarse run length, so that a widget answers in a fraction of a second.
-    ``None`` runs the chapter's default configuration, :class:`VTSParams`'s defaults.
-    """
-    params = VTSParams() if params is None else params
+def panel_model(params: VTSParams, seed: int) -> dict[str, float]:
+    """One replication as the live panel runs it: the throughput model at a short run length
+    (at most :data:`WIDGET_COMPLETIONS` customers) and the recall model, from the same seed."""
     quick = params.replace(completions=min(params.completions, WIDGET_COMPLETIONS))
-    flow = replicate(model, quick, WIDGET_REPLICATIONS, SEED, progress=False)
-    recall = replicate(recall_model, params, WIDGET_REPLICATIONS, SEED, progress=False)
-    rows = [("host MB/s, simulated", flow.mean("host_mb_s"), flow.half_width("host_mb_s")),
-            ("host MB/s, bottleneck bound", bound(params), float("nan"))]
-    rows += [(f"capacity of {name}, MB/s", value, float("nan")) for name, value in capacities(params).items()]
-    rows += [("recall mount response, s, simulated", recall.mean("mount_response_s"),
-              recall.half_width("mount_response_s")),
-             ("recall mount response, s, closed form", recall_response_s(params), float("nan")),
-             ("typical mix host MB/s, bound", typical_mix_bound(params), float("nan")),
-             ("hours at peak write from an empty cache", hours_at_peak(params), float("nan"))]
-    table = pd.DataFrame(rows, columns=["quantity", "value", "95% CI half-width"])
-    table.attrs["bottleneck"] = bottleneck(params)
-    return table
+    return {"host_mb_s": model(quick, seed)["host_mb_s"], **recall_model(params, seed)}
+
+
+#: The live panel, declared: compressibility is the chapter's main axis (Figs. 7-8); the default is the
+#: fully configured PAF machine of :class:`VTSParams`.
+PANEL = Panel(VTSParams, controls=WIDGET_FIELDS, main="compressibility", defaults=VTSParams, model=panel_model,
+              shown={"host_mb_s": "host MB/s", "mount_response_s": "recall mount response (s)"}, seed=SEED,
+              replications=WIDGET_REPLICATIONS, ranges=WIDGET_RANGES)
+
+
+def widget_run(params: VTSParams | None = None) -> pd.DataFrame:
+    """One change of the live panel: :func:`perfstudies.panel.run_panel` of :data:`PANEL`.
+
+    Host MB/s and the recall mount response at ``params`` (mean and 95%
+    interval) and their paired change from the default; ``None`` runs the
+    chapter's default configuration, :class:`VTSParams`'s defaults.
+    """
+    return run_panel(PANEL, params)
+
+
+def widget_theory(params: VTSParams) -> pd.DataFrame:
+    """The closed forms the live panel sets beside the simulation, at ``params``: one row per quantity."""
+    rows = [("host MB/s, bottleneck bound", bound(params)),
+            ("bottleneck", bottleneck(params))]
+    rows += [(f"capacity of {name}, MB/s", value) for name, value in capacities(params).items()]
+    rows += [("recall mount response, s, closed form", recall_response_s(params)),
+             ("typical mix host MB/s, bound", typical_mix_bound(params)),
+             ("hours at peak write from an empty cache", hours_at_peak(params))]
+    return pd.DataFrame(rows, columns=["quantity", "theory"])
 
 
 #: The eight calibrated constants as the chapter names them: field -> (symbol, meaning, unit shown, scale

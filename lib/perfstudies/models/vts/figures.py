@@ -8,8 +8,10 @@ import pandas as pd
 from perfstudies import charts, data
 from perfstudies.diagrams import network_diagram
 from perfstudies.models.vts import analytic
-from perfstudies.models.vts.explore import COMPRESSIBILITIES, PAF_CACHES_GB, cache_choices
+from perfstudies.models.vts.explore import COMPRESSIBILITIES, PAF_CACHES_GB, cache_choices, widget_theory
 from perfstudies.models.vts.params import KEY, paf
+from perfstudies.panel import panel_view
+from perfstudies.tables import number, readable
 
 
 def vts_diagram() -> alt.LayerChart:
@@ -140,3 +142,11 @@ def recall_slider(sweep: pd.DataFrame) -> alt.Chart:
                                low="low", high="high", x_title="recalls queued ahead of a new one",
                                y_title="recall mount response (minutes)", slider_name="tape drives",
                                title="Recall mount response against queue length (CF 3, 3590B, 95% CI)")
+
+
+def widget_view(result: pd.DataFrame) -> tuple:
+    """The live panel's output: the simulated metrics with their paired change from the default
+    (:func:`perfstudies.panel.panel_view`), then the closed forms at the same setting."""
+    theory = widget_theory(result.attrs["params"])
+    theory["theory"] = [value if isinstance(value, str) else number(value) for value in theory["theory"]]
+    return panel_view(result), readable(theory, names={"theory": "theory at this setting"})
