@@ -347,3 +347,19 @@ def test_the_digest_guards_against_damage_not_against_a_writer(memo):
     fields = json.loads(header) | {"sha256": hashlib.sha256(forged).hexdigest()}
     memo.entry().write_bytes(json.dumps(fields).encode() + b"\n" + forged)
     assert memo.run({"a": 1}) == {"a": 2}
+
+
+def test_a_study_scope_leaves_out_the_other_studies_files_only():
+    """Changing svcdump cannot change spxtape's results: its package and data are out of spxtape's scope."""
+    assert cache.in_scope(Path("lib/perfstudies/models/spxtape/network.py"), "spxtape")
+    assert not cache.in_scope(Path("lib/perfstudies/models/svcdump/network.py"), "spxtape")
+    assert not cache.in_scope(Path("data/svcdump/statements.csv"), "spxtape")
+    assert cache.in_scope(Path("data/spxtape/table1.csv"), "spxtape")
+    assert cache.in_scope(Path("lib/perfstudies/evaluate.py"), "spxtape"), "the core is in every study's scope"
+    assert cache.in_scope(Path("lib/perfstudies/models/__init__.py"), "spxtape")
+    assert cache.sources_digest("spxtape") != cache.sources_digest("svcdump") != cache.sources_digest()
+
+
+def test_a_scope_must_be_a_study():
+    with pytest.raises(ValueError, match="scope = 'nowhere' is not allowed"):
+        cache.memoized("x", lambda: 1, scope="nowhere")

@@ -94,14 +94,37 @@ class _Unreadable(Exception):
 
 
 @functools.cache
-def sources_digest() -> str:
-    """sha256 over the package's Python sources and the data files."""
+def sources_digest(study: str | None = None) -> str:
+    """sha256 over the package's Python sources and the data files.
+
+    With ``study``, over the files that study's results can depend on: every
+    source and data file but the other studies' packages and data folders
+    (:func:`in_scope`), so changing one study leaves the others' entries valid.
+    """
     digest = hashlib.sha256()
     files = sorted((ROOT / "lib").rglob("*.py")) + sorted(p for p in DATA.rglob("*") if p.is_file())
     for path in files:
-        digest.update(str(path.relative_to(ROOT)).encode())
+        relative = path.relative_to(ROOT)
+        if study is not None and not in_scope(relative, study):
+            continue
+        digest.update(str(relative).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def in_scope(relative: Path, study: str) -> bool:
+    """Whether the file at ``relative`` (to the repository) can change study ``study``'s results.
+
+    Studies import only the core, never each other, so another study's
+    package (``lib/perfstudies/models/<other>/``) and data (``data/<other>/``)
+    are out of scope; everything else is in.
+    """
+    parts = relative.parts
+    if parts[:3] == ("lib", "perfstudies", "models") and len(parts) > 4:
+        return parts[3] == study
+    if parts[:1] == ("data",) and len(parts) > 2 and (ROOT / "lib" / "perfstudies" / "models" / parts[1]).is_dir():
+        return parts[1] == study
+    return True
 
 
 @functools.cache
@@ -116,20 +139,25 @@ def dependency_versions() -> tuple[tuple[str, str], ...]:
     return tuple(versions)
 
 
-def memoized(name: str, compute: Callable[[], object], **arguments) -> object:
+def memoized(name: str, compute: Callable[[], object], scope: str | None = None, **arguments) -> object:
     """Return ``compute()``, from the disk memo when the same call was made before.
 
     ``name`` (letters, digits, ``_.-``) and ``arguments`` (their ``repr``)
     identify the call; the key also covers the sources, the installed
-    dependencies and ``compute``'s own code (see the module docstring).  The
-    result must be one of the types :func:`encode` stores.
+    dependencies and ``compute``'s own code (see the module docstring).  With
+    ``scope`` (a study's key) the sources are only those that study's results
+    can depend on (:func:`sources_digest`).  The result must be one of the
+    types :func:`encode` stores.
     """
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise ValueError(f"name = {name!r} is not allowed: allowed 1-121 letters, digits, '_', '.' or '-', "
                          "starting with a letter or digit")
     check_callable("compute", compute)
     limit = max_bytes()
-    key = entry_key(name, compute, arguments)
+    if scope is not None and (not isinstance(scope, str) or not (ROOT / "lib" / "perfstudies" / "models" / scope).is_dir()
+                              or not scope.isidentifier()):
+        raise ValueError(f"scope = {scope!r} is not allowed: allowed None or the key of a study package")
+    key = entry_key(name, compute, arguments, scope)
     path = CACHE / f"{name}-{key}.json"
     if os.path.lexists(path):
         try:
@@ -211,10 +239,10 @@ def _touch(path: Path) -> None:
         pass  # a read-only folder: the entry keeps its age
 
 
-def entry_key(name: str, compute: Callable[[], object], arguments: dict) -> str:
-    """The 24-hex-digit key of a call: name, arguments, sources, versions and ``compute``'s code."""
+def entry_key(name: str, compute: Callable[[], object], arguments: dict, scope: str | None = None) -> str:
+    """The 24-hex-digit key of a call: name, arguments, sources (of ``scope``), versions and ``compute``'s code."""
     described = sorted((argument, _argument_text(value)) for argument, value in arguments.items())
-    parts = (FORMAT, name, described, sources_digest(), dependency_versions(), callable_digest(compute))
+    parts = (FORMAT, name, described, sources_digest(scope), dependency_versions(), callable_digest(compute))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 

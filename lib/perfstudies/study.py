@@ -94,10 +94,13 @@ class Study:
     def runs(self) -> dict[str, dict[str, pd.DataFrame]]:
         """The comparison's replications: ``{experiment: {configuration: frame}}`` (:func:`.evaluate.simulate`).
 
-        Disk-memoized on the sources and data, so a chapter that shows a run's
-        own numbers reads the very replications the comparison table is made of.
+        Disk-memoized on the sources and data this study depends on (the core,
+        its own package and data; not the other studies'), so a chapter that
+        shows a run's own numbers reads the very replications the comparison
+        table is made of.
         """
-        return memoized(f"runs-{self.key}", lambda: simulate(self.seed, self.experiments(), self.cells()))
+        return memoized(f"runs-{self.key}", lambda: simulate(self.seed, self.experiments(), self.cells()),
+                        scope=self.key)
 
     def comparison(self) -> pd.DataFrame:
         """The standard comparison table of every declared cell (:func:`.evaluate.tabulate` of :meth:`runs`)."""
