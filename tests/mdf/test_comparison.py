@@ -6,8 +6,8 @@ import re
 import pytest
 
 from perfstudies.accuracy import study_comparison
-from perfstudies.cells import CellSpec, Derivation, Exact, Simulated, refused_derivations
-from perfstudies.compare import DEFAULT
+from perfstudies.cells import CellSpec, Derivation, Exact, Simulated, identity_value, refused_derivations
+from perfstudies.compare import DEFAULT, PRECISION_FRACTION
 from perfstudies.data import load
 from perfstudies.models.mdf import STUDY
 from perfstudies.models.mdf.calibration import calibrate
@@ -169,11 +169,14 @@ def test_the_models_4705_queues_are_nearly_equal_where_the_published_ones_are_no
 #: of the planner's answers from the row's other measured columns; never the cell itself.
 BASELINES = {
     ("Table 1", "IMS AVG IOSQ (ms)", "1"): (6.54, "parameter 3"), ("Table 1", "IMS AVG IOSQ (ms)", "5"): (5.63, "BASE"),
-    ("Table 1", "TSO AVG IOSQ (ms)", "1"): (3.83, "parameter 3"), ("Table 1", "TSO AVG IOSQ (ms)", "3"): (3.705, "linear"),
+    ("Table 1", "TSO AVG IOSQ (ms)", "1"): (3.83, "parameter 3"),
+    ("Table 1", "TSO AVG IOSQ (ms)", "3"): (3.705, "linear"),
     ("Table 1", "TSO AVG IOSQ (ms)", "5"): (3.41, "BASE"),
-    ("Table 2", "IMS-C23 IOSQ (ms)", "1"): (26, "parameter 3"), ("Table 2", "IMS-C23 IOSQ (ms)", "3"): (29, "parameter 1"),
+    ("Table 2", "IMS-C23 IOSQ (ms)", "1"): (26, "parameter 3"),
+    ("Table 2", "IMS-C23 IOSQ (ms)", "3"): (29, "parameter 1"),
     ("Table 2", "IMS-C23 IOSQ (ms)", "5"): (15, "BASE"),
-    ("Table 2", "IMS-8C2 IOSQ (ms)", "1"): (32, "parameter 3"), ("Table 2", "IMS-8C2 IOSQ (ms)", "3"): (34, "parameter 1"),
+    ("Table 2", "IMS-8C2 IOSQ (ms)", "1"): (32, "parameter 3"),
+    ("Table 2", "IMS-8C2 IOSQ (ms)", "3"): (34, "parameter 1"),
     ("Table 2", "IMS-8C2 IOSQ (ms)", "5"): (23, "BASE"),
     ("Table 2", "TSO-CC1 IOSQ (ms)", "1"): (9, "BASE"), ("Table 2", "TSO-CC1 IOSQ (ms)", "3"): (6, "parameter 5"),
     ("Table 2", "TSO-CC1 IOSQ (ms)", "5"): (7, "parameter 3"),
@@ -182,7 +185,8 @@ BASELINES = {
     # IMS-8C2 at 5: parameter 3's 27.84 is closer to the published 26.85 than BASE's 32.47 (and than the
     # published ETR ratio's 29.87): the stronger naive answer
     ("Table 2", "IMS-8C2 RATE (I/O/s)", "5"): (27.84, "parameter 3"),
-    ("Table 3", "IMS RESP TIME (s)", "1"): (3.08, "parameter 3"), ("Table 3", "IMS RESP TIME (s)", "5"): (3.08, "parameter 3"),
+    ("Table 3", "IMS RESP TIME (s)", "1"): (3.08, "parameter 3"),
+    ("Table 3", "IMS RESP TIME (s)", "5"): (3.08, "parameter 3"),
     ("Table 3", "TPNS Q (s)", "1"): (1.43, "parameter 3"), ("Table 3", "TPNS Q (s)", "3"): (1.425, "linear"),
     ("Table 3", "TPNS Q (s)", "5"): (1.43, "parameter 3"),
     ("Table 3", "IMS IN Q (s)", "1"): (0.2, "parameter 3"), ("Table 3", "IMS IN Q (s)", "3"): (0.2, "parameter 1"),
@@ -223,15 +227,38 @@ def test_every_baseline_is_the_planners_closest_answer_from_other_columns(specs,
 
 
 def test_of_two_tied_cells_the_one_the_model_misses_by_more_is_scored(specs, table):
-    """Issue 29, point 4: where an identity ties published cells both ways, the one with the larger relative
-    error in the model is scored and the others are derived from it."""
+    """Issue 29, point 4: where an identity ties published cells, the one with the larger relative error in the
+    model is scored and the others are derived from it.
+
+    A tie is an identity the published values satisfy to a quarter of the tied cell's tolerance (the precision
+    the verdict rule resolves; Little's law and the 2% fall hold to 0.3% or better, RMF's transfer time to
+    2-4%).  Three device rates follow the TSO ETR only to 2.8-5.3% in the published values themselves: their
+    model error is that residual (the model reproduces the identity), so they are derived, not tied, and
+    the TSO response stays the scored cell (issue 25 note)."""
+    by_key = {spec.key: spec for spec in specs.values()}
     ties = tied_cells()
     assert len(ties) == 12
+    loose = set()
     for scored, others in ties.items():
         assert specs[scored].role == "prediction" and all(specs[other].role == "derived" for other in others)
         error = abs(table.loc[scored, "rel_error"])
         for other in others:
+            cell = specs[other]
+            residual = identity_value(cell, by_key) - cell.published.value
+            if abs(residual) > PRECISION_FRACTION * cell.tolerance.allowed_error(cell.published.value):
+                loose.add(other)
+                continue
             assert error >= abs(table.loc[other, "rel_error"]), (scored, other)
+    assert {(row, column) for _, row, column in loose} == {
+        ("4705 RATE (I/O/s)", "1"), ("4705 RATE (I/O/s)", "5"), ("TSO-CC1 RATE (I/O/s)", "5"),
+        ("TSO-CC2 RATE (I/O/s)", "1"), ("TSO-CC2 RATE (I/O/s)", "5"), ("IMS-C23 RESP (ms)", "5"),
+        ("TSO-CC1 RESP (ms)", "3")}
+    for _, row, column in loose:     # where a loose one's error exceeds the scored cell's, it is the residual
+        key = ("Table 2", row, column)
+        if row.startswith("TSO-CC") and "RATE" in row:
+            cell = specs[key]
+            residual = (identity_value(cell, by_key) - cell.published.value) / cell.published.value
+            assert table.loc[key, "rel_error"] == pytest.approx(residual, abs=0.006)
 
 
 def test_one_tolerance_policy_wider_only_by_the_printed_step(specs):
