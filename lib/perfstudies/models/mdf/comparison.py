@@ -619,8 +619,13 @@ def _rmf_pairs() -> dict[tuple[str, str, str], tuple[tuple[str, str, str], ...]]
 
 
 def tied_cells() -> dict[tuple[str, str, str], tuple[tuple[str, str, str], ...]]:
-    """Every scored cell an identity ties to other published cells both ways -> the cells shown as derived from
-    it.  Issue 29's rule: of tied cells the one the model misses by more (relative error) is scored.
+    """Every scored cell an identity relates to other published cells -> the cells shown as derived from it.
+    Issue 29's rule: of tied cells the one the model misses by more (relative error) is scored.  A cell is
+    tied where the published values satisfy the identity to a quarter of its tolerance (the precision the
+    verdict rule resolves): Little's law and the 2% fall hold to 0.3% or better.  The others here follow
+    within their tolerance but not that closely (the 4705 rate at 1 and 5, 4-9%; TSO-CC1's rate at 5 and
+    TSO-CC2's at 1 and 5, 3-5%; RMF's RESP of IMS-C23 at 5 and TSO-CC1 at 3): their model error is mostly
+    the published values' own departure from the identity, so they stay derived (the tests check both).
 
     * Little's law, ``R = N / ETR - Z``, ties each domain's response time to its ETR, and the ETR carries the
       devices' rates, the 4705 rate and the CPU busy (the ETR ratio, the utilisation law); TSO's ETR at
