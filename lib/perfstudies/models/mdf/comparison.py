@@ -16,18 +16,40 @@ this module only states them (:func:`cells`, :func:`experiments`).
   IOSQ plus the transfer time BASE RESP - BASE IOSQ (Tables 1 and 2); a
   device's rate at parameters 1 and 5 is its parameter-3 rate times its
   domain's ETR ratio; the 4705 rate and CPU busy follow the IMS ETR; a closed
-  loop's response time is ``N / ETR - Z`` by Little's law (IMS and TSO); TSO's
-  ETR at parameter 5 is 2% below the one at parameter 1 (Section 7.0's
-  statement, from which the switch overhead is set).
+  loop's ETR and response time are tied by Little's law, ``R = N / ETR - Z``
+  (IMS and TSO); TSO's ETR at parameter 5 is 2% below the one at parameter 1
+  (Section 7.0's statement, from which the switch overhead is set).
 * *prediction*: every other IOSQ at parameters 1, 3 and 5 (RMF's estimate, as
-  the document reports it), the IMS ETR at parameters 1 and 5 and the TSO ETR
-  at parameter 1, the four parts of the IMS response (TPNS Q, IMS IN Q,
-  IMS EXEC, IMS OUT Q) at every parameter, and IMS-8C2's rate at parameter 5
-  (the published ETR ratio does not give it: 29.87 against 26.85 published).
+  the document reports it), the IMS response time at parameters 1 and 5 and
+  the TSO response time at parameter 1, the four parts of the IMS response
+  (TPNS Q, IMS IN Q, IMS EXEC, IMS OUT Q) at every parameter, and IMS-8C2's
+  rate at parameter 5 (the published ETR ratio does not give it: 29.87
+  against 26.85 published).
 
-**Baselines** (persistence): the published value of the same quantity in the
-column the model is calibrated on: BASE for the devices' I/O times, parameter 3
-for the domains and for a device's rate.
+**The stricter of two tied cells** (issue 29): where an identity ties two
+published cells both ways (each follows from the other within its
+tolerance), the one the model misses by more, in relative error, is scored
+and the other is derived from it.  Little's law ties each domain's response
+time to its ETR (``R = N / ETR - Z``): the response is the stricter one (IMS at
+parameter 1: ETR +5%, response -19% in the model), so the response times at
+parameters 1 and 5 (TSO: at 1, the one at 5 following by the 2% fall) are
+scored, and the ETRs, and everything that follows the ETR (the devices'
+rates, the 4705 rate, the CPU busy), are derived.  RMF's RESP and IOSQ are
+tied by the transfer time; IOSQ, the smaller number with the same absolute
+error, is the stricter and stays scored (:data:`TIED_PAIRS` lists every pair).
+
+**Baselines** (:func:`baseline`): the answer a capacity planner without a
+model of 580/MDF gives for a cell from the document's *other* measured
+columns of the same row (:func:`planner_answers`): the BASE column where the
+table has one (persistence: "partitioning changes nothing"), the nearest
+measured scheduling parameter (3 for a cell at 1 or 5; for a cell at 3, the
+parameters 1 and 5 each, and linear in the slice between them, their mean,
+since parameter 3's 20 ms slice is midway between 30 and 10 ms).  Of these
+the one closest to the published value, so that beating it is real evidence.
+A cell's own value is never its baseline; where another column's value
+equals it (IMS IN Q and IMS EXEC are flat from parameter 1 to 3) the model
+can match the baseline but not beat it, and the cell stays scored because
+the model can still miss it.
 
 **Tolerances** (:func:`tolerance`): 10% of the published value, or one printed
 step where that is coarser.
@@ -36,9 +58,10 @@ step where that is coarser.
 every calibrated or predicted number it produces has a 95% half-width of at
 most a quarter of its tolerance; each domain's ETR at every parameter is also
 held to 0.5% (a :class:`~perfstudies.cells.Precision`), because the devices'
-load follows it.  The dearest cell is IMS's input queue at parameter 5 (0.1 s
-tolerance on a processor queue near saturation): a few hundred replications of
-the IMS domain, most of the comparison's cost.
+load follows it.  A replication of the IMS domain costs about ten of a device's,
+so the IMS domain's replications are most of the comparison's cost; the
+dearest cells are the parts of the IMS response at parameter 3 and the IMS
+response time at parameter 5 (a near miss, 0.18 s tolerance).
 """
 
 import functools
@@ -151,21 +174,68 @@ def tolerance(cell: Published) -> Tolerance:
                             f"(10% of {cell.value:g} {unit} is finer than the print)")
 
 
-#: Why each reference column is what a capacity planner without a model of 580/MDF would answer.
-GROUNDS = {
-    "BASE": "the BASE column, the same workload measured without domain slicing: the planner who measured the "
-            "system unpartitioned expects the same I/O times under it (the device model is calibrated on BASE)",
-    "3": "the parameter-3 column, the one the model is calibrated on: the planner asked about another scheduling "
-         "parameter expects what parameter 3 gave",
-}
+#: The scheduling parameters nearest each measured column (the planner's neighbouring measurements).
+NEIGHBOURS = {"1": ("3",), "3": ("1", "5"), "5": ("3",)}
 
 
-def persistence(table: str, row: str, column: str, reference: str) -> Baseline:
-    """The published value of the same quantity in the ``reference`` column, with its ground."""
-    ground = GROUNDS[reference]
-    if column == reference:
-        ground += " (here the cell itself, so the model cannot beat it: weak evidence at best)"
-    return Baseline(published_cell(table, row, reference).value, "persistence", ground)
+def _slice_ms(column: str) -> float:
+    return fact(f"slice_ms_parameter_{column}")
+
+
+def planner_answers(table: str, row: str, column: str) -> dict[str, Baseline]:
+    """Every answer a capacity planner without a model of 580/MDF would give for one cell, from the
+    document's other measured columns of the same row.
+
+    * the BASE column, where the table has one (Tables 1 and 2): the same workload measured without
+      domain slicing ("partitioning changes nothing");
+    * the same quantity at the nearest measured scheduling parameter: parameter 3 for a cell at 1 or 5
+      (the sliced run the domains and the devices' load are calibrated on);
+    * for a cell at parameter 3, whose own column is that run, its two neighbours 1 and 5, each, and
+      the answer linear in the time slice between them: Section 7.0 gives 30, 20 and 10 ms slices at
+      parameters 1, 3 and 5 and ties the delays to the slice's length, and 20 ms is midway, so the
+      mean of the two.
+
+    A cell's own value is never among them.
+    """
+    cells = published_cells()
+    value = lambda col: cells[(table, row, col)].value  # noqa: E731
+    answers = {}
+    if (table, row, "BASE") in cells and column != "BASE":
+        answers["BASE"] = Baseline(value("BASE"), "persistence",
+                                   "the BASE column, the same workload measured without domain slicing: the planner "
+                                   "who measured the system unpartitioned expects the same under it")
+    for neighbour in NEIGHBOURS[column]:
+        answers[f"parameter {neighbour}"] = Baseline(
+            value(neighbour), "persistence", f"the parameter-{neighbour} column, the nearest measured scheduling "
+                                             f"parameter: the planner expects what parameter {neighbour} gave")
+    if column == "3":
+        low, middle, high = (_slice_ms(c) for c in ("1", "3", "5"))
+        weight = (low - middle) / (low - high)
+        answers["linear in the slice between parameters 1 and 5"] = Baseline(
+            value("1") + weight * (value("5") - value("1")), "scaling",
+            f"linear in the time slice between the measured parameters 1 and 5 (Section 7.0's slices are {low:g}, "
+            f"{middle:g} and {high:g} ms, so parameter 3 is midway; the document ties the I/O delays and the queue "
+            "times to the slice's length): the mean of their values")
+    return answers
+
+
+def baseline(table: str, row: str, column: str, also: str = "") -> Baseline:
+    """The stronger of the planner's answers (:func:`planner_answers`): the one closest to the published value,
+    so that beating it is real evidence; its ground names the others.  ``also`` adds words to the ground."""
+    published = published_cell(table, row, column).value
+    answers = planner_answers(table, row, column)
+    chosen = min(answers, key=lambda label: abs(answers[label].value - published))
+    best = answers[chosen]
+    others = [f"{label} {answer.value:.4g}" for label, answer in answers.items() if label != chosen]
+    ground = best.ground
+    if others:
+        ground += f" (the closest to the published value of the planner's answers; the others: {', '.join(others)})"
+    if best.value == published:
+        ground += ("; it equals the published value, so the model can match but never beat it (weak evidence), "
+                   "and the cell stays scored because the model can still miss it")
+    if also:
+        ground += f"; {also}"
+    return Baseline(best.value, best.kind, ground)
 
 
 # --- the experiments ------------------------------------------------------------------------------------
@@ -272,6 +342,16 @@ def respond_as_at_3(population: float, etr: float, etr_3: float, resp_3: float) 
     return analytic.closed_response(population, etr, analytic.closed_response(population, etr_3, resp_3))
 
 
+def throughput_of(population: float, think_s: float, response: float) -> float:
+    """Little's law on a closed loop, solved for the throughput: ``N / (R + Z)``."""
+    return population / (response + think_s)
+
+
+def throughput_as_at_3(population: float, response: float, etr_3: float, resp_3: float) -> float:
+    """Little's law with the think time parameter 3's response and ETR give: ``N / (R + N / ETR_3 - R_3)``."""
+    return throughput_of(population, analytic.closed_response(population, etr_3, resp_3), response)
+
+
 def after_fall(fall: float, etr_1: float) -> float:
     """The ETR at parameter 5 from the one at 1 and the stated fractional fall."""
     return etr_1 * (1.0 - fall)
@@ -303,7 +383,7 @@ def _resp_from_iosq(table: str, name: str, row: str, column: str) -> CellSpec:
 
 def _predicted_iosq(table: str, name: str, row: str, column: str) -> CellSpec:
     return _spec(table, f"{row} IOSQ (ms)", column, "prediction", _device(name, column, "rmf_iosq_ms"),
-                 baseline=persistence(table, f"{row} IOSQ (ms)", column, "BASE"),
+                 baseline=baseline(table, f"{row} IOSQ (ms)", column),
                  note="RMF's expected IOSQ estimate under the calibrated rule, for the device simulated on its "
                       "domain's slices at this parameter's load.")
 
@@ -317,8 +397,8 @@ def _scaled_device_rate(device: str, column: str) -> CellSpec:
                  derivation=Derivation(
                      (_key("Table 2", row, "3"), _key(etr_table, etr_row, column), _key(etr_table, etr_row, "3")),
                      follows_etr, f"the device's parameter-3 rate times the {domain} ETR ratio of this parameter to 3"),
-                 note="The parameter-3 rate times the model's ETR ratio (per replication); the ETR cells carry "
-                      "the prediction.")
+                 note="The parameter-3 rate times the model's ETR ratio (per replication); the domain's response "
+                      "time carries the prediction.")
 
 
 def _published_scaled_rate(device: str, column: str) -> float:
@@ -373,7 +453,9 @@ def table2_cells() -> list[CellSpec]:
         _scaled_device_rate("IMS-C23", "5"),
         _spec("Table 2", "IMS-8C2 RATE (I/O/s)", "5", "prediction",
               _etr_scaled("IMS", "5", functools.partial(_scaled_rate, "IMS-8C2")),
-              baseline=persistence("Table 2", "IMS-8C2 RATE (I/O/s)", "5", "3"),
+              baseline=baseline("Table 2", "IMS-8C2 RATE (I/O/s)", "5", also=(
+                  "the published IMS ETR ratio, the rule the other rates at parameter 5 follow, would give "
+                  f"{_published_scaled_rate('IMS-8C2', '5'):.2f}, further off still")),
               note="The parameter-3 rate times the model's IMS ETR ratio of parameter 5 to 3 (per replication). "
                    "The published rate falls from parameter 3 to 5 while the published IMS ETR rises, so the "
                    f"published ETR ratio does not give it ({_published_scaled_rate('IMS-8C2', '5'):.2f} I/O/s)."),
@@ -397,7 +479,7 @@ def _ims(column: str, row: str) -> Simulated:
 def _ims_part(row: str, column: str, how: str) -> CellSpec:
     """One of the four parts of the IMS response time, predicted."""
     return _spec("Table 3", row, column, "prediction", _ims(column, row),
-                 baseline=persistence("Table 3", row, column, "3"), note=f"Simulated: {how}.")
+                 baseline=baseline("Table 3", row, column), note=f"Simulated: {how}.")
 
 
 #: How the model gets each part of the IMS response.
@@ -419,10 +501,15 @@ def table3_cells() -> list[CellSpec]:
               precision=_etr_precision("Table 3", "IMS ETR (tx/s)", "3"),
               note="The 4705 time per message whose held-exchange capacity carries two messages per transaction "
                    "at this ETR."),
-        *[_spec("Table 3", "IMS ETR (tx/s)", column, "prediction", _ims(column, "IMS ETR (tx/s)"),
-                baseline=persistence("Table 3", "IMS ETR (tx/s)", column, "3"),
+        *[_spec("Table 3", "IMS ETR (tx/s)", column, "derived", _ims(column, "IMS ETR (tx/s)"),
+                derivation=Derivation(
+                    (_key("Table 3", "IMS RESP TIME (s)", column),),
+                    functools.partial(throughput_of, terminals, think_s),
+                    "Little's law on the closed loop, N / (R + Z) with N = 1,000 terminals and Z = 16 s"),
                 precision=_etr_precision("Table 3", "IMS ETR (tx/s)", column),
-                note="Simulated: the IMS domain's closed loop of 1,000 terminals on its slices.")
+                note="Simulated: the IMS domain's closed loop of 1,000 terminals on its slices. The response time "
+                     "it determines carries the prediction: of the two cells Little's law ties, it is the one the "
+                     "model misses by more (relative error), so it is the one scored.")
           for column in AWAY],
         _spec("Table 3", "CPU (%)", "3", "calibration", _ims("3", "CPU (%)"), sets="ims.cpu_ms",
               note="CPU per transaction by the utilisation law."),
@@ -432,7 +519,7 @@ def table3_cells() -> list[CellSpec]:
             functools.partial(cpu_busy, _ims_fraction("3") / _ims_fraction(column)),
             "the utilisation law at a fixed CPU per transaction: parameter 3's CPU busy times the ETR ratio, over "
             "the ratio of the domain's processor shares after the switch"),
-            note="The utilisation law on the model's IMS ETR; the ETR cell carries the prediction.")
+            note="The utilisation law on the model's IMS ETR; the response time carries the prediction.")
           for column in AWAY],
         _spec("Table 3", "4705 RATE (I/O/s)", "3", "calibration",
               Simulated(IMS, (("3", IMS_METRICS["4705 RATE (I/O/s)"]),), _channel_ios),
@@ -444,16 +531,21 @@ def table3_cells() -> list[CellSpec]:
                      _key("Table 3", "IMS ETR (tx/s)", "3")),
                     follows_etr, "two messages per transaction at fixed channel I/Os per message: parameter 3's "
                     "rate times the ETR ratio"),
-                note="The model's 4705 messages per second times the calibrated channel I/Os per message; the ETR "
-                     "cell carries the prediction.")
+                note="The model's 4705 messages per second times the calibrated channel I/Os per message; the "
+                     "response time carries the prediction.")
           for column in AWAY],
-        *[_spec("Table 3", "IMS RESP TIME (s)", column, "derived", _ims(column, "IMS RESP TIME (s)"),
-                derivation=Derivation(
-                    (_key("Table 3", "IMS ETR (tx/s)", column),),
-                    functools.partial(think_then_respond, terminals, think_s),
-                    "Little's law on the closed loop, N / ETR - Z with N = 1,000 terminals and Z = 16 s"),
-                note="The sum of the model's four parts; the ETR cell carries the prediction.")
-          for column in ("1", "3", "5")],
+        _spec("Table 3", "IMS RESP TIME (s)", "3", "derived", _ims("3", "IMS RESP TIME (s)"),
+              derivation=Derivation(
+                  (_key("Table 3", "IMS ETR (tx/s)", "3"),),
+                  functools.partial(think_then_respond, terminals, think_s),
+                  "Little's law on the closed loop, N / ETR - Z with N = 1,000 terminals and Z = 16 s"),
+              note="The sum of the model's four parts; the ETR it follows from is a calibration cell."),
+        *[_spec("Table 3", "IMS RESP TIME (s)", column, "prediction", _ims(column, "IMS RESP TIME (s)"),
+                baseline=baseline("Table 3", "IMS RESP TIME (s)", column),
+                note="Simulated: the sum of the model's four parts. Little's law ties it to the IMS ETR "
+                     "(N / ETR - Z); of the two it is the one the model misses by more (relative error), so it is "
+                     "scored and the ETR is shown as derived.")
+          for column in AWAY],
         *[_ims_part(row, column, how) for row, how in IMS_PARTS.items() for column in ("1", "3", "5")],
     ]
 
@@ -477,19 +569,82 @@ def table4_cells() -> list[CellSpec]:
             functools.partial(respond_as_at_3, users),
             "Little's law on the closed loop, N / ETR - Z with N = 450 users and Z from parameter 3's response "
             "and ETR"),
-            note="The model's response time; the ETR cell carries the prediction.")
-          for column in AWAY],
-        _spec("Table 4", etr, "1", "prediction", _tso("1", etr), baseline=persistence("Table 4", etr, "1", "3"),
-              precision=_etr_precision("Table 4", etr, "1"),
-              note="Simulated: TSO's closed loop of 450 users, CPU-bound on its slices, less the switch overhead."),
+            note="The model's response time; it follows from the ETR at parameter 5, which follows from the one "
+                 "at parameter 1, which follows from the response time there: that cell carries the prediction.")
+          for column in ("5",)],
+        _spec("Table 4", resp, "1", "prediction", _tso("1", resp), baseline=baseline("Table 4", resp, "1"),
+              note="Simulated: TSO's closed loop of 450 users, CPU-bound on its slices, less the switch overhead. "
+                   "Little's law ties it to the TSO ETR; of the two it is the one the model misses by more "
+                   "(relative error), so it is scored and the ETR is shown as derived."),
+        _spec("Table 4", etr, "1", "derived", _tso("1", etr), precision=_etr_precision("Table 4", etr, "1"),
+              derivation=Derivation(
+                  (_key("Table 4", resp, "1"), _key("Table 4", etr, "3"), _key("Table 4", resp, "3")),
+                  functools.partial(throughput_as_at_3, users),
+                  "Little's law on the closed loop, N / (R + Z) with N = 450 users and Z from parameter 3's "
+                  "response and ETR"),
+              note="Simulated: TSO's closed loop; the response time at parameter 1 carries the prediction."),
         _spec("Table 4", etr, "5", "derived", _tso("5", etr), precision=_etr_precision("Table 4", etr, "5"),
               derivation=Derivation(
                   (_key("Table 4", etr, "1"),), functools.partial(after_fall, fall),
                   "Section 7.0: TSO's ETR shows a 2% decrease from parameter 1 to 5"),
-              note="The switch overhead is set from that statement; the ETR at parameter 1 carries the prediction."),
+              note="The switch overhead is set from that statement; the response time at parameter 1 carries the "
+                   "prediction."),
     ]
 
 
 def cells() -> list[CellSpec]:
     """Every published cell of Tables 1-4, declared."""
     return table1_cells() + table2_cells() + table3_cells() + table4_cells()
+
+
+# --- the stricter of two tied cells ----------------------------------------------------------------------
+
+def _rmf_pairs() -> dict[tuple[str, str, str], tuple[tuple[str, str, str], ...]]:
+    """RMF's IOSQ and RESP at each sliced column, where the transfer time ties them both ways: the RESP follows
+    from the IOSQ (a derived cell) and the IOSQ from the RESP, each within its own tolerance, on the published
+    values.  (Where only the first holds, the IOSQ cannot be derived and is scored whatever its error.)"""
+    pairs = {}
+    rows = [("Table 1", f"{d} AVG") for d in DOMAINS] + [("Table 2", name) for name in TABLE2_DEVICES]
+    for table, row in rows:
+        resp_base = published_cell(table, f"{row} RESP (ms)", "BASE").value
+        iosq_base = published_cell(table, f"{row} IOSQ (ms)", "BASE").value
+        for column in ("1", "3", "5"):
+            iosq = published_cell(table, f"{row} IOSQ (ms)", column)
+            resp = published_cell(table, f"{row} RESP (ms)", column)
+            back = resp.value - (resp_base - iosq_base)
+            calibrated = (table, row, column) == ("Table 1", "IMS AVG", str(CALIBRATION_PARAMETER))
+            if not calibrated and abs(back - iosq.value) <= tolerance(iosq).allowed_error(iosq.value):
+                pairs[(table, f"{row} IOSQ (ms)", column)] = ((table, f"{row} RESP (ms)", column),)
+    return pairs
+
+
+def tied_cells() -> dict[tuple[str, str, str], tuple[tuple[str, str, str], ...]]:
+    """Every scored cell an identity relates to other published cells -> the cells shown as derived from it.
+    Issue 29's rule: of tied cells the one the model misses by more (relative error) is scored.  A cell is
+    tied where the published values satisfy the identity to a quarter of its tolerance (the precision the
+    verdict rule resolves): Little's law and the 2% fall hold to 0.3% or better.  The others here follow
+    within their tolerance but not that closely (the 4705 rate at 1 and 5, 4-9%; TSO-CC1's rate at 5 and
+    TSO-CC2's at 1 and 5, 3-5%; RMF's RESP of IMS-C23 at 5 and TSO-CC1 at 3): their model error is mostly
+    the published values' own departure from the identity, so they stay derived (the tests check both).
+
+    * Little's law, ``R = N / ETR - Z``, ties each domain's response time to its ETR, and the ETR carries the
+      devices' rates, the 4705 rate and the CPU busy (the ETR ratio, the utilisation law); TSO's ETR at
+      parameter 5 follows the one at 1 by the stated 2% fall, so TSO's whole columns 1 and 5 follow from one
+      cell.  The response time is the stricter in the model, so it is scored.
+    * RMF's RESP is its IOSQ plus the transfer time (:func:`_rmf_pairs`): the IOSQ, a smaller number with
+      about the same absolute error, is the stricter.
+    """
+    ims = lambda row, column: ("Table 3", row, column)  # noqa: E731
+    rate = lambda device, column: ("Table 2", f"{device} RATE (I/O/s)", column)  # noqa: E731
+    tso = lambda row, column: ("Table 4", row, column)  # noqa: E731
+    return {
+        ims("IMS RESP TIME (s)", "1"): (ims("IMS ETR (tx/s)", "1"), ims("CPU (%)", "1"), ims("4705 RATE (I/O/s)", "1"),
+                                        rate("IMS-C23", "1"), rate("IMS-8C2", "1")),
+        ims("IMS RESP TIME (s)", "5"): (ims("IMS ETR (tx/s)", "5"), ims("CPU (%)", "5"), ims("4705 RATE (I/O/s)", "5"),
+                                        rate("IMS-C23", "5")),
+        tso("TSO RESPONSE TIME (s)", "1"): (tso("TSO ETR (tx/s)", "1"), tso("TSO ETR (tx/s)", "5"),
+                                            tso("TSO RESPONSE TIME (s)", "5"),
+                                            *[rate(name, column) for name in ("TSO-CC1", "TSO-CC2")
+                                              for column in ("1", "5")]),
+        **_rmf_pairs(),
+    }
