@@ -556,11 +556,10 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
         "published": frame["published"].map(exact),
         "model (95% CI)": [_with_interval(m, h) for m, h in zip(frame["model"], frame["ci_half_width"])],
         "error": frame["rel_error"].map(lambda v: percent(v, signed=True)),
-        "tolerance": [_tolerance(v, k) if _is_missing(low) else f"range {exact(low)}\u2013{exact(high)}"
+        "tolerance": [_tolerance(v, k) if _is_missing(low) else f"{exact(low)}\u2013{exact(high)}"
                       for v, k, low, high in zip(frame["tolerance"], frame["tolerance_kind"],
                                                   frame.get("bound_low", pd.Series(math.nan, frame.index)),
                                                   frame.get("bound_high", pd.Series(math.nan, frame.index)))],
-        "verdict": frame["verdict"] if "verdict" in frame.columns else "",
         "baseline": frame["baseline"].map(number),
         "beats baseline": frame["beats_baseline"].map(_yes_no),
     })
