@@ -360,6 +360,6 @@ def test_a_study_scope_leaves_out_the_other_studies_files_only():
     assert cache.sources_digest("spxtape") != cache.sources_digest("svcdump") != cache.sources_digest()
 
 
-def test_a_scope_must_be_a_study():
-    with pytest.raises(ValueError, match="scope = 'nowhere' is not allowed"):
-        cache.memoized("x", lambda: 1, scope="nowhere")
+def test_a_scope_must_be_a_study_key():
+    with pytest.raises(ValueError, match="scope = 'no where' is not allowed"):
+        cache.memoized("x", lambda: 1, scope="no where")

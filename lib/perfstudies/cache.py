@@ -154,9 +154,8 @@ def memoized(name: str, compute: Callable[[], object], scope: str | None = None,
                          "starting with a letter or digit")
     check_callable("compute", compute)
     limit = max_bytes()
-    if scope is not None and (not isinstance(scope, str) or not (ROOT / "lib" / "perfstudies" / "models" / scope).is_dir()
-                              or not scope.isidentifier()):
-        raise ValueError(f"scope = {scope!r} is not allowed: allowed None or the key of a study package")
+    if scope is not None and (not isinstance(scope, str) or not scope.isidentifier()):
+        raise ValueError(f"scope = {scope!r} is not allowed: allowed None or a study's key (an identifier)")
     key = entry_key(name, compute, arguments, scope)
     path = CACHE / f"{name}-{key}.json"
     if os.path.lexists(path):
