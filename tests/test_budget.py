@@ -5,8 +5,6 @@ Reproducers of issue 27: ``run_ciw(..., max_time=1e12)`` and
 minutes, hours); now each stops at its budget with a ValueError naming it.
 """
 
-import contextlib
-import signal
 import time
 
 import ciw
@@ -18,21 +16,7 @@ from perfstudies.engine import EventBudgetExceeded
 from perfstudies.fifo import FIFONode
 from perfstudies.reference import QueueParams, queue_model, queue_network
 from perfstudies.runner import event_budget, replicate, replicate_until, run_ciw
-
-
-@contextlib.contextmanager
-def _within(seconds: int):
-    """Fail with TimeoutError instead of running on when the block takes longer than ``seconds``."""
-    def expire(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+from timeouts import within
 
 
 def _network():
@@ -75,7 +59,7 @@ def test_one_event_over_the_budget_stops_the_run_naming_it():
 ])
 def test_ciws_own_loops_keep_the_budget(run):
     simulation = _simulation(max_events=500)
-    with _within(10), pytest.raises(EventBudgetExceeded, match=r"^the run passed its event budget, max_events = 500"):
+    with within(10), pytest.raises(EventBudgetExceeded, match=r"^the run passed its event budget, max_events = 500"):
         run(simulation)
     assert simulation.events_done == 500
     assert "event_and_return_nextnode" not in vars(simulation)  # the counting wrapper is gone
@@ -105,14 +89,14 @@ def test_run_ciw_with_an_endless_max_time_stops_at_its_default_budget(monkeypatc
     assert runner.MAX_RUN_EVENTS == runner.MAX_EVENTS  # about a minute of CPU on this machine
     monkeypatch.setattr(runner, "MAX_RUN_EVENTS", 20_000)  # the same mechanism, a second's worth
     start = time.process_time()
-    with _within(20), pytest.raises(ValueError, match=r"max_events = 20,000.*max_time = 1000000000000\.0"):
+    with within(20), pytest.raises(ValueError, match=r"max_events = 20,000.*max_time = 1000000000000\.0"):
         run_ciw(_network(), seed=1, max_time=1e12)
     assert time.process_time() - start < 10
 
 
 def test_run_ciw_names_the_records_fields_it_is_given():
     params = QueueParams(max_time=1e6)
-    with _within(20), pytest.raises(EventBudgetExceeded, match=r"QueueParams\.max_time = 1000000\.0"):
+    with within(20), pytest.raises(EventBudgetExceeded, match=r"QueueParams\.max_time = 1000000\.0"):
         run_ciw(_network(), seed=1, max_time=params.max_time, max_events=5_000,
                 budget_names=params.budget_names(("max_time",)))
 
@@ -128,12 +112,12 @@ def test_run_ciw_within_its_budget_gives_the_same_records():
 def test_replicate_of_many_replications_stops_at_its_budget_naming_replications(monkeypatch):
     """Issue 27: ``replicate(..., replications=1000)`` had no overall bound; now MAX_CALL_EVENTS bounds it."""
     monkeypatch.setattr(runner, "MAX_CALL_EVENTS", 30_000)
-    with _within(30), pytest.raises(ValueError, match=r"max_events = .*replications = 1000"):
+    with within(30), pytest.raises(ValueError, match=r"max_events = .*replications = 1000"):
         replicate(queue_model, QueueParams(max_time=500.0, warmup=50.0), replications=1000, progress=False)
 
 
 def test_replicate_until_stops_at_its_budget_naming_cap():
-    with _within(30), pytest.raises(EventBudgetExceeded, match=r"cap = 200"):
+    with within(30), pytest.raises(EventBudgetExceeded, match=r"cap = 200"):
         replicate_until(queue_model, QueueParams(max_time=500.0, warmup=50.0), {"mean_wait": 1e-9}, initial=2,
                         cap=200, max_events=20_000)
 

@@ -6,32 +6,16 @@ Each call below crashed (``OverflowError``, ``ZeroDivisionError``,
 (``mva.sweep`` over a million populations) before this hardening.
 """
 
-import contextlib
 import itertools
 import math
-import signal
 import time
 
 import pytest
 
 from perfstudies import charts, diagrams, mva, tables, warmup
+from timeouts import within
 
 DEMANDS = {"cpu": 2.0, "disk": 3.0}
-
-
-@contextlib.contextmanager
-def _within(seconds: int):
-    """Fail with TimeoutError instead of running on (an endless sweep) when the block takes longer."""
-    def expire(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.mark.parametrize(("call", "name"), [
@@ -65,7 +49,7 @@ def _within(seconds: int):
 ])
 def test_the_core_refuses_by_name(call, name):
     start = time.monotonic()
-    with _within(10), pytest.raises((ValueError, TypeError), match=rf"^{name}(?![A-Za-z0-9_]).*allowed"):
+    with within(10), pytest.raises((ValueError, TypeError), match=rf"^{name}(?![A-Za-z0-9_]).*allowed"):
         call()
     assert time.monotonic() - start < 5
 

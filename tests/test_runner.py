@@ -11,6 +11,7 @@ import pytest
 from perfstudies.reference import QueueParams, queue_model, queue_network
 from perfstudies.runner import (cycle_collector_paused, replicate, replicate_until, replication_seeds, run_ciw,
                                  summarize)
+from timeouts import within
 
 
 def test_same_seed_gives_identical_tables():
@@ -125,30 +126,13 @@ def test_replicate_until_refuses_bad_arguments(arguments, name):
 
 # --- hardening: bounds, numpy seeds, argument checks ------------------------------------------------------------
 
-import contextlib
-import signal
 
 from perfstudies.runner import MAX_TIME, Replications, metric_rows, records_frame
 
 
-@contextlib.contextmanager
-def _within(seconds: int):
-    """Fail with TimeoutError instead of hanging when the block runs longer than ``seconds``."""
-    def expire(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 @pytest.mark.parametrize("max_time", [math.inf, 1e300, MAX_TIME * 2, math.nan, "10", None])
 def test_run_ciw_refuses_a_run_length_without_end(max_time):
-    with _within(10), pytest.raises(ValueError, match=rf"^max_time = .* allowed a finite number 0.0 < max_time <= {MAX_TIME}"):
+    with within(10), pytest.raises(ValueError, match=rf"^max_time = .* allowed a finite number 0.0 < max_time <= {MAX_TIME}"):
         run_ciw(queue_network(QueueParams()), seed=1, max_time=max_time)
 
 
@@ -190,5 +174,5 @@ def _constant(params, seed):
     (lambda: records_frame("simulation"), "simulation"),
 ])
 def test_core_functions_name_the_bad_argument(call, name):
-    with _within(10), pytest.raises(ValueError, match=rf"^{name}.*allowed"):
+    with within(10), pytest.raises(ValueError, match=rf"^{name}.*allowed"):
         call()

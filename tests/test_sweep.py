@@ -6,6 +6,7 @@ import pytest
 from perfstudies.reference import QueueParams, queue_model
 from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep, sweep_until
+from timeouts import within
 
 POINTS = [QueueParams(arrival_rate=rate, max_time=300.0, warmup=30.0) for rate in (0.3, 0.6)]
 
@@ -61,21 +62,6 @@ from pathlib import Path
 
 from perfstudies import sweep
 from perfstudies.sweep import MAX_WORKERS, available_cpus, worker_count
-
-
-@contextlib.contextmanager
-def _within(seconds: int):
-    """Fail with TimeoutError instead of hanging when the block runs longer than ``seconds``."""
-    def expire(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 class _RecordingPool:
@@ -137,7 +123,7 @@ def test_a_sweep_starts_no_more_processes_than_tasks_or_cpus(recording_pool):
     ({"scheduler": 8786}, "scheduler"), ({"scheduler": "http://localhost:8786"}, "scheduler"),
 ])
 def test_bad_sweep_arguments_are_refused_before_anything_starts(recording_pool, arguments, name):
-    with _within(10), pytest.raises(ValueError, match=rf"^{name}.* allowed"):
+    with within(10), pytest.raises(ValueError, match=rf"^{name}.* allowed"):
         run_sweep(**({"model": _constant, "points": POINTS, "replications": 2, "progress": False} | arguments))
     assert recording_pool == []
 
@@ -208,7 +194,7 @@ def test_a_service_that_is_not_a_dask_scheduler_is_refused_quickly(monkeypatch, 
     monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
     with _tcp_server(reply) as address:
         start = time.monotonic()
-        with _within(20), pytest.raises(ValueError, match=rf"^scheduler = '{address}' {expected}"):
+        with within(20), pytest.raises(ValueError, match=rf"^scheduler = '{address}' {expected}"):
             run_sweep(_constant, POINTS, replications=1, scheduler=address, progress=False)
         assert time.monotonic() - start < 5
 
@@ -217,5 +203,5 @@ def test_a_closed_port_is_refused_with_the_reason():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
-    with _within(20), pytest.raises(ValueError, match=rf"^scheduler = '{address}' cannot be reached \(Connection refused\)"):
+    with within(20), pytest.raises(ValueError, match=rf"^scheduler = '{address}' cannot be reached \(Connection refused\)"):
         run_sweep(_constant, POINTS, replications=1, scheduler=address, progress=False)
