@@ -128,3 +128,27 @@ def test_event_budget_names_the_fields_to_raise_first():
     with pytest.raises(ValueError, match=r"^Work.max_time = 10.0 is out of range: with max_time = 10.0, "
                                          r"service_s = 1e-09, .*\(reduce max_time, or raise service_s\)"):
         Work(service_s=1e-9)
+
+
+def test_check_record_refuses_another_class_or_a_non_record_naming_argument_and_classes():
+    from perfstudies.params import check_record
+
+    @dataclass(frozen=True)
+    class Other(Params):
+        rate: float = param(1.0, low=0.0)
+
+    assert check_record("params", Example(), Example) == Example()
+    assert check_record("params", None, Example, none=True) is None
+    assert check_record("params", Other(), (Example, Other)) == Other()
+    for value, cls, none, message in (
+            ("defaults", Example, True, r"^params = 'defaults' has the wrong type: allowed a Example record or None, "
+                                        r"given a str$"),
+            (Other(), Example, False, r"^params = .* has the wrong type: allowed a Example record, "
+                                      r"given a Other$"),
+            (None, Example, False, r"^params = None has the wrong type: allowed a Example record, given a NoneType$"),
+            (3, (Example, Other), False, r"^params = 3 has the wrong type: allowed a Example or Other record, given a int"),
+            ("x" * 500, Example, False, r"^params = 'x{76}\.\.\. has the wrong type")):
+        with pytest.raises(TypeError, match=message):
+            check_record("params", value, cls, none=none)
+    with pytest.raises(ValueError, match=r"^cls = <class 'str'> has the wrong type"):
+        check_record("params", "x", str)

@@ -93,6 +93,22 @@ def test_bad_arguments_name_the_parameter(call, name):
         call()
 
 
+def test_check_seed_is_the_one_seed_check():
+    import numpy as np
+
+    from perfstudies.runner import MAX_SEED, check_seed
+
+    assert check_seed(np.uint64(MAX_SEED)) == MAX_SEED and type(check_seed(np.int64(3))) is int
+    for seed, message in ((-1, r"^seed = -1 is out of range: allowed an integer 0 <= seed <= 18446744073709551615"),
+                          (MAX_SEED + 1, "^seed = 18446744073709551616 is out of range"),
+                          (1.0, r"^seed = 1\.0 has the wrong type"), (True, "^seed = True has the wrong type"),
+                          ("1", "^seed = '1' has the wrong type")):
+        with pytest.raises(ValueError, match=message):
+            check_seed(seed)
+    with pytest.raises(ValueError, match="^rep_seed = -1 is out of range"):
+        check_seed(-1, "rep_seed")
+
+
 def test_replicate_until_adds_replications_until_the_interval_is_narrow_enough():
     params = QueueParams(max_time=400.0, warmup=40.0)
     loose = replicate_until(queue_model, params, {"mean_wait": 100.0}, seed=3, initial=3, cap=30)

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from perfstudies.params import Params, check_callable, check_integer
+from perfstudies.params import Params, check_callable, check_integer, check_record
 from perfstudies.runner import MAX_SEED, model_metrics, replication_seeds
 from perfstudies.tables import EMPTY, MINUS, number, percent, readable
 
@@ -165,12 +165,9 @@ def run_traced(panel: Panel, params: Params | None = None) -> PanelRun:
 def _setting(panel, params) -> tuple[Panel, Params, Params]:
     if not isinstance(panel, Panel):
         raise TypeError(f"panel = {panel!r} has the wrong type: allowed a Panel")
+    check_record("params", params, panel.params, none=True)
     default = _checked_default(panel)
-    if params is None:
-        params = default
-    if not isinstance(params, panel.params):
-        raise TypeError(f"params = {params!r} has the wrong type: allowed a {panel.params.__name__} record or None")
-    return panel, params, default
+    return panel, default if params is None else params, default
 
 
 def _table(panel: Panel, params: Params, current: dict, default: Params) -> pd.DataFrame:

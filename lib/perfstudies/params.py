@@ -177,6 +177,47 @@ def check_callable(name: str, value) -> Any:
     return value
 
 
+#: Longest shown value in :func:`check_record`'s message (a record's repr can run to hundreds of characters).
+SHOWN_CHARS = 80
+
+
+def check_record(name: str, value, cls, *, none: bool = False):
+    """``value`` if it is a record of class ``cls`` (or of one of a tuple of classes), or TypeError naming ``name``.
+
+    The check every study entry point makes first (``model(params, seed)``,
+    ``widget_run(params)``, ...): a record of another study or a non-record
+    would otherwise fail deep inside the model, naming an attribute rather than
+    the argument.  The message names the argument, the value, the class given
+    and the class allowed.  With ``none=True``, ``None`` is allowed too (and
+    returned).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Queue(Params):
+    ...     servers: int = param(1, low=1)
+    >>> check_record("params", "defaults", Queue, none=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: params = 'defaults' has the wrong type: allowed a Queue record or None, given a str
+    """
+    check_text("name", name, empty=False)
+    classes = cls if isinstance(cls, tuple) else (cls,)
+    if not classes or not all(isinstance(c, type) and issubclass(c, Params) for c in classes):
+        raise ValueError(f"cls = {cls!r} has the wrong type: allowed a Params record class or a tuple of them")
+    check_flag("none", none)
+    if (value is None and none) or isinstance(value, classes):
+        return value
+    names = [c.__name__ for c in classes]
+    allowed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    shown = repr(value)
+    if len(shown) > SHOWN_CHARS:
+        shown = shown[:SHOWN_CHARS - 3] + "..."
+    raise TypeError(f"{name} = {shown} has the wrong type: allowed a {allowed} record{' or None' if none else ''}, "
+                    f"given a {type(value).__name__}")
+
+
 _META_KEYS = ("low", "high", "low_open", "high_open", "choices", "unit", "doc", "step", "kind")
 
 

@@ -54,6 +54,12 @@ MAX_RUN_EVENTS = MAX_EVENTS
 #: out together (their default ``max_events``), so a call of many replications is bounded too.
 MAX_CALL_EVENTS = 2 * MAX_EVENTS
 
+def check_seed(seed, name: str = "seed") -> int:
+    """``seed`` as an ``int`` if it is an integer 0 <= seed <= :data:`MAX_SEED` (numpy integers too, never a
+    bool or a float), or the standard ValueError naming ``name``: the one check of every seed a model takes."""
+    return check_integer(name, seed, low=0, high=MAX_SEED)
+
+
 _BUDGETS: contextvars.ContextVar[tuple] = contextvars.ContextVar("perfstudies_event_budgets", default=())
 
 
@@ -145,7 +151,7 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
     statistically independent streams, and replication *i* gets the same seed
     whatever the number of replications.
     """
-    seed = check_integer("seed", seed, low=0, high=MAX_SEED)
+    seed = check_seed(seed)
     replications = check_integer("replications", replications, low=1, high=MAX_REPLICATIONS)
     children = np.random.SeedSequence(seed).spawn(replications)
     return [int(child.generate_state(1)[0]) for child in children]
@@ -194,7 +200,7 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     """
     if not isinstance(network, ciw.network.Network):
         raise ValueError(f"network = {network!r} has the wrong type: allowed a ciw.Network (ciw.create_network)")
-    seed = check_integer("seed", seed, low=0, high=MAX_SEED)
+    seed = check_seed(seed)
     max_time = check_real("max_time", max_time, low=0.0, low_open=True, high=MAX_TIME)
     warmup = check_real("warmup", warmup, low=0.0, high=max_time, high_open=True)
     _check_node_class(node_class, len(network.service_centres))
@@ -425,7 +431,7 @@ def model_metrics(model: Model, params, seed: int) -> Mapping[str, float]:
     A model that returns anything else is named in the ValueError, with what it returned.
     """
     check_callable("model", model)
-    seed = check_integer("seed", seed, low=0, high=MAX_SEED)
+    seed = check_seed(seed)
     metrics = model(params, seed)
     if (not isinstance(metrics, Mapping) or not metrics
             or not all(isinstance(name, str) and isinstance(value, numbers.Real) for name, value in metrics.items())):
