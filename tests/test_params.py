@@ -152,3 +152,27 @@ def test_check_record_refuses_another_class_or_a_non_record_naming_argument_and_
             check_record("params", value, cls, none=none)
     with pytest.raises(ValueError, match=r"^cls = <class 'str'> has the wrong type"):
         check_record("params", "x", str)
+
+
+def test_check_field_values_checks_each_value_against_the_field_under_the_argument_name():
+    from perfstudies.params import check_field_values
+
+    @dataclass(frozen=True)
+    class Sweep(Params):
+        rate: float = param(1.0, low=0.0, low_open=True, high=60.0)
+        paths: int = param(2, low=1, high=8)
+        rule: str = param("a", choices=("a", "b"))
+
+    assert check_field_values("rates", (5, 10.0), Sweep, "rate") == [5.0, 10.0]
+    assert check_field_values("paths", [1, 8], Sweep, "paths") == [1, 8]
+    for values, field, message in (
+            ((5.0, 0.0), "rate", r"^rates\[1\] = 0\.0 is out of range: allowed a finite number 0\.0 < rates\[1\] <= 60\.0"),
+            ((5.0, "x"), "rate", r"^rates\[1\] = 'x' has the wrong type"),
+            ((), "rate", r"^rates = \(\) has the wrong type: allowed a non-empty tuple or list of Sweep\.rate values"),
+            ("ab", "rule", r"^rates = 'ab' has the wrong type"),
+            ((2, 9), "paths", r"^rates\[1\] = 9 is out of range: allowed an integer 1 <= rates\[1\] <= 8"),
+            ((2.0,), "paths", r"^rates\[0\] = 2\.0 has the wrong type"),
+            (("c",), "rule", r"^rates\[0\] = 'c' is not allowed: allowed one of \['a', 'b'\]"),
+            ((1.0,), "nope", r"^field = 'nope' is not allowed")):
+        with pytest.raises(ValueError, match=message):
+            check_field_values("rates", values, Sweep, field)

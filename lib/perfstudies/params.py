@@ -218,6 +218,41 @@ def check_record(name: str, value, cls, *, none: bool = False):
                     f"given a {type(value).__name__}")
 
 
+def check_field_values(name: str, values, cls, field: str) -> list:
+    """``values`` as a list if it is a non-empty tuple or list of values allowed for ``cls.field``, or ValueError.
+
+    For an entry point that takes several settings of one field (a sweep's
+    rates, its channel-path counts): each value is checked against the field's
+    own declaration and a refused one is named ``name[index]``.
+    """
+    check_text("name", name, empty=False)
+    if not (isinstance(cls, type) and issubclass(cls, Params)) or field not in cls.spec():
+        raise ValueError(f"field = {field!r} is not allowed: allowed a field declared by param() in a Params record "
+                         f"class (cls = {cls!r})")
+    if isinstance(values, (str, bytes)) or not isinstance(values, (tuple, list)) or not values:
+        raise ValueError(f"{name} = {values!r} has the wrong type: allowed a non-empty tuple or list of "
+                         f"{cls.__name__}.{field} values")
+    meta = cls.spec()[field]
+    return [_field_value(f"{name}[{index}]", value, meta) for index, value in enumerate(values)]
+
+
+def _field_value(name: str, value, meta: dict):
+    """``value`` checked against one field's declaration, refused under the argument's ``name``."""
+    if meta["choices"] is not None:
+        plain = isinstance(value, (str, numbers.Real)) and isinstance(value, bool) == (meta["kind"] == "bool")
+        if not plain or value not in meta["choices"]:
+            raise ValueError(f"{name} = {value!r} is not allowed: allowed one of {list(meta['choices'])}")
+        return value
+    low, high = meta["low"], meta["high"]
+    if meta["kind"] == "int":
+        low = None if low is None else math.floor(low) + 1 if meta["low_open"] else math.ceil(low)
+        high = None if high is None else math.ceil(high) - 1 if meta["high_open"] else math.floor(high)
+        return check_integer(name, value, low=low, high=high)
+    if meta["kind"] == "float":
+        return check_real(name, value, low=low, high=high, low_open=meta["low_open"], high_open=meta["high_open"])
+    return check_flag(name, value) if meta["kind"] == "bool" else check_text(name, value)
+
+
 _META_KEYS = ("low", "high", "low_open", "high_open", "choices", "unit", "doc", "step", "kind")
 
 
