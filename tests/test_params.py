@@ -176,3 +176,35 @@ def test_check_field_values_checks_each_value_against_the_field_under_the_argume
             ((1.0,), "nope", r"^field = 'nope' is not allowed")):
         with pytest.raises(ValueError, match=message):
             check_field_values("rates", values, Sweep, field)
+
+
+def test_check_sampled_mean_refuses_a_mean_below_the_smallest_normal_float_naming_the_fields():
+    import sys
+
+    from perfstudies.params import MIN_SAMPLED_MEAN
+
+    @dataclass(frozen=True)
+    class Work(Params):
+        work_us: float = param(1.0, low=0.0, low_open=True, high=1e6)
+        share: float = param(0.5, low=0.0, low_open=True, high=1.0)
+        idle_us: float = param(1.0, low=0.0, high=1e6)
+
+        def __post_init__(self):
+            super().__post_init__()
+            self.check_sampled_mean(self.share * self.work_us, "share x work_us", ("work_us", "share"))
+            self.check_sampled_mean(self.idle_us, "idle_us", ("idle_us",), zero=True)
+
+    assert MIN_SAMPLED_MEAN == sys.float_info.min
+    Work(work_us=MIN_SAMPLED_MEAN, share=1.0)
+    Work(idle_us=0.0)
+    with pytest.raises(ValueError, match=r"^Work\.work_us = 5e-324 is out of range: with work_us = 5e-324, "
+                                         r"share = 0\.5, share x work_us is 0\.0; allowed share x work_us >= "
+                                         r"2\.2250738585072014e-308 \(the smallest normal float"):
+        Work(work_us=5e-324)
+    with pytest.raises(ValueError, match=r"^Work\.work_us = 1e-300 is out of range: .*share x work_us is 1e-310"):
+        Work(work_us=1e-300, share=1e-10)
+    with pytest.raises(ValueError, match=r"^Work\.idle_us = 1e-310 is out of range: .*allowed idle_us >= "
+                                         r"2\.2250738585072014e-308 or = 0"):
+        Work(idle_us=1e-310)
+    with pytest.raises(ValueError, match=r"^fields = 'nope' is not allowed"):
+        Work().check_sampled_mean(1.0, "x", ("nope",))

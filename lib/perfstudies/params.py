@@ -24,10 +24,18 @@ ValueError: Queue.servers = 0 is out of range: allowed 1 <= servers <= 64 (paral
 import dataclasses
 import math
 import numbers
+import sys
 from collections.abc import Mapping
 from typing import Any
 
 from numpy import bool_ as np_bool
+
+#: Smallest mean a model may sample a time from: the smallest normal double (``sys.float_info.min``,
+#: about 2.2e-308).  Below it a positive number is denormal: it has lost precision, its rate
+#: ``1 / mean`` overflows to ``inf`` (from about 5.6e-309 down), and its products underflow to 0
+#: (5e-324 x 0.5 is 0.0), so a distribution built from it samples zero or fails to build
+#: (see :meth:`Params.check_sampled_mean`).
+MIN_SAMPLED_MEAN = sys.float_info.min
 
 #: Most simulated events an accepted record may ask one replication for: about
 #: a minute of Ciw on this project's 2-core machine, so no accepted input runs
@@ -318,6 +326,32 @@ class Params:
             raise ValueError(f"{type(self).__name__}.{named[0]} = {getattr(self, named[0])!r} is out of range: "
                              f"with {values}, one replication needs about {events:.3g} simulated events; "
                              f"allowed at most {MAX_EVENTS:,} ({change})")
+
+    def check_sampled_mean(self, mean: float, expression: str, fields: tuple[str, ...], zero: bool = False) -> None:
+        """Raise the standard ValueError unless ``mean``, a mean the model samples a time from, is at least
+        :data:`MIN_SAMPLED_MEAN` (or exactly 0 with ``zero=True``, for a mean the model treats as "no time").
+
+        ``mean`` is computed from the record's fields (``expression`` says how,
+        in words the message shows); ``fields`` are those it is made of, the
+        first being the one the message names.  A field's own range cannot
+        catch a product of fields that underflows (``client_share x
+        base_work_us`` with both tiny), so call it from ``__post_init__``,
+        before anything divides by the mean.
+        """
+        check_text("expression", expression, empty=False)
+        if isinstance(fields, str) or not isinstance(fields, (tuple, list)) or not fields:
+            raise ValueError(f"fields = {fields!r} has the wrong type: allowed a non-empty tuple of field names")
+        self._check_field_names("fields", fields)
+        check_flag("zero", zero)
+        if isinstance(mean, bool) or not isinstance(mean, numbers.Real):
+            raise ValueError(f"mean = {mean!r} has the wrong type: allowed a real number")
+        if mean >= MIN_SAMPLED_MEAN or (zero and mean == 0):
+            return
+        values = ", ".join(f"{name} = {getattr(self, name)!r}" for name in fields)
+        raise ValueError(f"{type(self).__name__}.{fields[0]} = {getattr(self, fields[0])!r} is out of range: with "
+                         f"{values}, {expression} is {mean!r}; allowed {expression} >= {MIN_SAMPLED_MEAN!r}"
+                         f"{' or = 0' if zero else ''} (the smallest normal float: below it a sampled time is "
+                         f"zero or its rate 1/mean overflows)")
 
     def budget_names(self, fields: tuple[str, ...]) -> tuple[str, ...]:
         """``("Record.field = value", ...)`` for ``fields``: what sets a run's length, for its event budget.
