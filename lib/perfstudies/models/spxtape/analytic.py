@@ -14,10 +14,16 @@ import numpy as np
 
 from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
 from perfstudies.models.spxtape.workload import workload
+from perfstudies.params import check_real, check_record
+from perfstudies.runner import check_seed
 
 
 def busiest_volume_pages(p: SpxtapeParams, seeds: list[int]) -> float:
     """Mean over ``seeds`` of the pages on the fullest volume: what a parallel dump waits for."""
+    check_record("p", p, SpxtapeParams)
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (list, tuple)) or not seeds:
+        raise ValueError(f"seeds = {seeds!r} has the wrong type: allowed a non-empty list of seeds")
+    seeds = [check_seed(seed, f"seeds[{index}]") for index, seed in enumerate(seeds)]
     return float(np.mean([max(sum(c.pages for c in chunks) for chunks in workload(p, seed)) for seed in seeds]))
 
 
@@ -49,6 +55,8 @@ def envelope(p: SpxtapeParams, busiest_pages: float) -> dict[str, float]:
     when loading; with one drive each change adds what the buffer cannot hide,
     with two or more drives the other drive covers it.
     """
+    check_record("p", p, SpxtapeParams)
+    busiest_pages = check_real("busiest_pages", busiest_pages, low=0.0)
     tapes = tapes_needed(p)
     changes = tapes - p.drives
     if p.command == "SPTAPE":

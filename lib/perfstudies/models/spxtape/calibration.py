@@ -34,7 +34,8 @@ from perfstudies.models.spxtape.metrics import system_effects
 from perfstudies.models.spxtape.network import model, volume_model
 from perfstudies.models.spxtape.params import (DUMP_VOLUMES, KEY, PAGE_BYTES, SEED, ConcurrentParams,
                                                SpxtapeParams)
-from perfstudies.runner import replication_seeds
+from perfstudies.params import check_record, validate_value
+from perfstudies.runner import check_seed, replication_seeds
 from perfstudies.sweep import run_sweep
 
 #: Replications of every simulation the calibration runs (its Newton steps and closed forms).
@@ -126,9 +127,17 @@ def comparison_run(p: SpxtapeParams, command: str, function: str, drives: int) -
         chunk_pages=SERIAL_CHUNK if serial else p.chunk_pages)
 
 
-@functools.cache
 def calibrate(chunk_pages: int = FULL_SCALE_CHUNK) -> SpxtapeParams:
-    """The calibrated Table 1 parameters (disk-memoized: they cost a few simulations)."""
+    """The calibrated Table 1 parameters (disk-memoized: they cost a few simulations).
+
+    ``chunk_pages`` is the customer size the calibration simulates, an allowed
+    ``SpxtapeParams.chunk_pages`` (refused by name otherwise, before any run).
+    """
+    return _calibrated(validate_value("calibrate", "chunk_pages", chunk_pages, SpxtapeParams.spec()["chunk_pages"]))
+
+
+@functools.cache
+def _calibrated(chunk_pages: int) -> SpxtapeParams:
     return memoized("spxtape-calibration", lambda: _calibrate(chunk_pages), chunk_pages=chunk_pages)
 
 
@@ -219,13 +228,19 @@ def without_dump() -> dict[str, float]:
             "rio_rate": t2["RIO RATE (V)"], "nonpage_rio_per_cmd": t2["NONPAGE RIO/CMD (V)"]}
 
 
-@functools.cache
 def calibrate_concurrent(dedicated_rate: float) -> ConcurrentParams:
     """The Table 2 parameters from the dump rate and AVG LAST (T) with the dump running.
 
     ``dedicated_rate`` is the model's own page rate of the dedicated 2-drive
-    dump (mean over the calibration's ``REPLICATIONS`` seeds).
+    dump (mean over the calibration's ``REPLICATIONS`` seeds), an allowed
+    ``ConcurrentParams.dedicated_rate`` (refused by name otherwise).
     """
+    meta = ConcurrentParams.spec()["dedicated_rate"]
+    return _calibrated_concurrent(validate_value("calibrate_concurrent", "dedicated_rate", dedicated_rate, meta))
+
+
+@functools.cache
+def _calibrated_concurrent(dedicated_rate: float) -> ConcurrentParams:
     page_io_time = calibrate().page_io_time
     known = facts()
     # the dump is always queued on its volumes, so it keeps what the users leave: rate ~ (1 - rho_users)
@@ -243,4 +258,5 @@ def calibrate_concurrent(dedicated_rate: float) -> ConcurrentParams:
 
 def table2_model(params: ConcurrentParams, seed: int) -> dict[str, float]:
     """One replication of the concurrent run, carried through to the Table 2 rows."""
+    params, seed = check_record("params", params, ConcurrentParams), check_seed(seed)
     return system_effects(volume_model(params, seed), params, without_dump())

@@ -18,7 +18,8 @@ from perfstudies.models.spxtape.metrics import buffer_frame, run_metrics, timeli
 from perfstudies.models.spxtape.network import model, simulate
 from perfstudies.models.spxtape.params import SEED, SpxtapeParams
 from perfstudies.panel import Panel, PanelRun, run_traced
-from perfstudies.runner import summarize
+from perfstudies.params import check_record
+from perfstudies.runner import check_seed, summarize
 from perfstudies.sweep import run_sweep
 
 #: Pages per simulated customer in the live panel, coarser than the comparison's 32.  Not coarser
@@ -52,6 +53,7 @@ def widget_defaults() -> SpxtapeParams:
 
 def trace(params: SpxtapeParams, seed: int) -> tuple[dict, dict[str, pd.DataFrame]]:
     """One run's metrics (as :func:`.network.model` gives them) and its ``timeline`` and ``buffer`` frames."""
+    params, seed = check_record("params", params, SpxtapeParams), check_seed(seed)
     records, log, roles = simulate(params, seed)
     return (run_metrics(records, log, roles, params),
             {"timeline": timeline_frame(records, log, roles), "buffer": buffer_frame(records, log, roles)})

@@ -32,7 +32,8 @@ from perfstudies.models.spxtape.metrics import run_metrics
 from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
 from perfstudies.models.spxtape.workload import Chunk, interleave, workload
 from perfstudies.networks import closed_population, with_state
-from perfstudies.runner import run_ciw
+from perfstudies.params import check_record
+from perfstudies.runner import check_seed, run_ciw
 
 #: Gap between the arrivals that put the Table 2 dump's queued reads in place at time ~0 (s).
 PLACE_GAP = 1e-9
@@ -78,7 +79,8 @@ def build_network(params: SpxtapeParams, seed: int) -> Built:
     The files (and so every service time) depend on the seed, so the network of
     a run is built from both.
     """
-    p = params
+    p = check_record("params", params, SpxtapeParams)
+    seed = check_seed(seed)
     per_volume = workload(p, seed)
     mark_pages = p.mark_pages if p.command == "SPTAPE" else 0.0
     log = TapeLog(p.tape_capacity_pages, mark_pages, p.change_time)
@@ -119,6 +121,7 @@ def build_network(params: SpxtapeParams, seed: int) -> Built:
 
 def simulate(params: SpxtapeParams, seed: int) -> tuple[pd.DataFrame, TapeLog, dict]:
     """Run one replication; return ``(records, tape log, roles)``."""
+    params, seed = check_record("params", params, SpxtapeParams), check_seed(seed)
     built = build_network(params, seed)
     _, records = run_ciw(built.network, seed, HORIZON, node_class=built.node_classes)
     return records, built.log, built.roles
@@ -126,6 +129,7 @@ def simulate(params: SpxtapeParams, seed: int) -> tuple[pd.DataFrame, TapeLog, d
 
 def model(params: SpxtapeParams, seed: int) -> dict[str, float]:
     """One seeded replication of a dump or load: the Table 1 quantities (:func:`.metrics.run_metrics`)."""
+    params, seed = check_record("params", params, SpxtapeParams), check_seed(seed)
     records, log, roles = simulate(params, seed)
     return run_metrics(records, log, roles, params)
 
@@ -139,7 +143,7 @@ def volume_network(params: ConcurrentParams) -> ciw.Network:
     * ``users``: the users' spool I/Os to that volume, a Poisson stream, each
       with an exponential service time of the same mean as a page read.
     """
-    p = params
+    p = check_record("params", params, ConcurrentParams)
     reads = closed_population(p.dump_reads_queued, gap=PLACE_GAP).arrivals
     users = ciw.dists.Exponential(p.user_io_rate) if p.user_io_rate > 0 else None
     return ciw.create_network(
@@ -159,7 +163,7 @@ def volume_model(params: ConcurrentParams, seed: int) -> dict[str, float]:
     the dump still gets (its reads per second times the page time), so the
     slow-down applies to the whole dump, volume imbalance included.
     """
-    p = params
+    p, seed = check_record("params", params, ConcurrentParams), check_seed(seed)
     _, records = run_ciw(volume_network(p), seed, p.run_time, p.warmup)
     done = records[records["service_end_date"] <= p.run_time]
     dump = done[done["customer_class"] == "dump"]
