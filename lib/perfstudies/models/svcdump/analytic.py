@@ -19,6 +19,7 @@ import math
 from perfstudies.models.svcdump.params import (AVERAGE_SEEK_MS, BLOCK_BYTES, BLOCKS_PER_IO, CHANNEL_MB_S,
                                                COMPRESSION_RATIO, DISK_MEDIA_MB_S, ESS_IO_CV,
                                                PAGE_BLOCKS_PER_IO, PAGED_FRACTION, REVOLUTION_MS, DumpParams)
+from perfstudies.params import check_record
 
 
 def transfer_ms(device: str, channel: str, blocks: float) -> float:
@@ -104,6 +105,7 @@ def resource_times(p: DumpParams) -> dict[str, float]:
 
 def bound_elapsed_s(p: DumpParams) -> float:
     """Bottleneck lower bound of the dump's elapsed time, in s."""
+    check_record("p", p, DumpParams)
     return max(resource_times(p).values())
 
 
@@ -115,6 +117,7 @@ def io_bound_s(p: DumpParams) -> float:
 
 def bottleneck(p: DumpParams) -> str:
     """The resource whose time sets the bound."""
+    check_record("p", p, DumpParams)
     times = resource_times(p)
     return max(times, key=times.get)
 
@@ -125,6 +128,7 @@ def bound_ipcs_s(p: DumpParams) -> float:
     IPCS is assumed to spend as much processor time per block as the capture
     (same machine, same load, one pass over each block; an assumption).
     """
+    check_record("p", p, DumpParams)
     times = resource_times(p)
     return max(times["cpu"], times["volumes"], times["channel"])
 
@@ -135,6 +139,7 @@ def knee_stripes(p: DumpParams) -> float:
     Beyond it, another resource's time exceeds the volumes' share, so more
     stripes cannot help any more.
     """
+    check_record("p", p, DumpParams)
     times = resource_times(p)
     other = max(times["cpu"], times["channel"], times["page"])
     return demands(p)["volumes"] / other

@@ -27,6 +27,7 @@ from perfstudies.compare import Published
 from perfstudies.data import load
 from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.params import KEY, DumpParams
+from perfstudies.params import validate_value
 
 #: What every compared configuration shares unless a cell changes it: ESCON channels, two
 #: channel paths to the dump volumes (not stated in the document: an assumption), no
@@ -106,8 +107,9 @@ def calibrate(published: Mapping[str, Published] | None = None, dump_blocks: int
         If a statement cannot be met by this mechanism (for example if FICON
         would not leave the processor as the bottleneck).
     """
-    published = published_cells() if published is None else published
-    dump_blocks = documented_dump_blocks() if dump_blocks is None else dump_blocks
+    published = published_cells() if published is None else _checked_published(published)
+    dump_blocks = documented_dump_blocks() if dump_blocks is None else \
+        validate_value("calibrate", "dump_blocks", dump_blocks, DumpParams.spec()["dump_blocks"])
     base = DumpParams(dump_blocks=dump_blocks, **BASE)
 
     r = published["ess_vs_3390_response"].value
@@ -135,6 +137,18 @@ def calibrate(published: Mapping[str, Published] | None = None, dump_blocks: int
         raise ValueError(f"compression = {c!r} is out of range: the processor cannot be what sets the "
                          f"compressed dump's time")
     return Calibration(turnaround, capture_us, factor)
+
+
+def _checked_published(published) -> Mapping[str, Published]:
+    """``published`` if it maps each statement of :data:`CALIBRATED_ON` to a Published cell, or ValueError naming it."""
+    if not isinstance(published, Mapping):
+        raise ValueError(f"published = {published!r} has the wrong type: allowed a mapping of statement key to "
+                         f"Published cell with keys {sorted(CALIBRATED_ON.values())}, or None")
+    for key in CALIBRATED_ON.values():
+        if not isinstance(published.get(key), Published):
+            raise ValueError(f"published[{key!r}] = {published.get(key)!r} is not allowed: allowed a Published cell "
+                             f"for each of {sorted(CALIBRATED_ON.values())}")
+    return published
 
 
 @functools.cache

@@ -21,6 +21,7 @@ from perfstudies.models.svcdump.calibration import BASE, calibrated_params
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
 from perfstudies.models.svcdump.params import CHANNELS, DEVICES, SEED, DumpParams
 from perfstudies.panel import Panel, run_panel
+from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep
 
@@ -60,8 +61,7 @@ SWEEP_KEYS = ["device", "channel", "channel_paths", "stripes"]
 
 def widget_params(params: DumpParams) -> DumpParams:
     """``params`` with the dump cut into :data:`WIDGET_CHUNKS` chunks (at most; never below 100 blocks each)."""
-    if not isinstance(params, DumpParams):
-        raise ValueError(f"params = {params!r} has the wrong type: allowed a DumpParams record")
+    params = check_record("params", params, DumpParams)
     return params.replace(chunk_blocks=max(100, math.ceil(params.dump_blocks / WIDGET_CHUNKS)))
 
 
@@ -92,7 +92,11 @@ def widget_run(params: DumpParams | None = None) -> pd.DataFrame:
 
 
 def sweep_points(channel_paths: tuple[int, ...] = SWEEP_PATHS) -> list[DumpParams]:
-    """Every stripe count (1-8) on both devices and both channel types, for each number of channel paths."""
+    """Every stripe count (1-8) on both devices and both channel types, for each number of channel paths.
+
+    ``channel_paths`` is a non-empty tuple (or list) of allowed ``DumpParams.channel_paths``.
+    """
+    channel_paths = check_field_values("channel_paths", channel_paths, DumpParams, "channel_paths")
     return [calibrated_params(device=device, channel=channel, stripes=stripes, channel_paths=paths)
             for paths in channel_paths for channel in CHANNELS for device in DEVICES for stripes in range(1, 9)]
 

@@ -39,7 +39,8 @@ from perfstudies.models.svcdump.mechanism import (CaptureTime, ChannelConnectTim
 from perfstudies.models.svcdump.params import (BLOCK_BYTES, BLOCKS_PER_IO, CPU_CHUNK_CV, PAGE_BLOCKS_PER_IO,
                                                PAGE_IO_CV, PAGED_FRACTION, DumpParams)
 from perfstudies.networks import BATCH_AT, closed_population
-from perfstudies.runner import run_ciw
+from perfstudies.params import check_record
+from perfstudies.runner import check_seed, run_ciw
 
 PAGE, CAPTURE = 1, 2  # node numbers of the dump network; volumes follow, then the channel
 
@@ -130,6 +131,7 @@ def dump_model(params: DumpParams, seed: int) -> dict[str, float]:
         ``volume_util`` (mean over stripes), ``channel_util`` (per path) and
         ``page_util`` (per page data set).
     """
+    params, seed = check_record("params", params, DumpParams), check_seed(seed)
     _, dump = run_ciw(build_network(params), seed, _horizon(params))
     node, service, exit_date = _columns(dump)
     channel = CAPTURE + 1 + params.stripes
@@ -152,6 +154,7 @@ def dump_model(params: DumpParams, seed: int) -> dict[str, float]:
 
 def ipcs_model(params: DumpParams, seed: int) -> dict[str, float]:
     """One replication of IPCS initialization alone: ``{"ipcs_s": elapsed time}``."""
+    params, seed = check_record("params", params, DumpParams), check_seed(seed)
     _, ipcs = run_ciw(ipcs_network(params), seed, _horizon(params))
     node, _, exit_date = _columns(ipcs)
     done = node == params.stripes + 2
@@ -165,4 +168,5 @@ def model(params: DumpParams, seed: int) -> dict[str, float]:
 
     The metrics of :func:`dump_model` plus ``ipcs_s`` of :func:`ipcs_model`.
     """
+    params, seed = check_record("params", params, DumpParams), check_seed(seed)
     return {**dump_model(params, seed), **ipcs_model(params, seed)}
