@@ -54,6 +54,7 @@ import numpy as np
 
 from perfstudies import data, mva
 from perfstudies.models.vts.params import PATHS, KEY, VTSParams, ehpo, text_value
+from perfstudies.params import check_record
 
 #: ESCON link data rate in MB/s.  Not stated in the white paper: it is the ESCON
 #: architecture's 200 Mbit/s optical link after 8b/10b coding and framing.
@@ -161,16 +162,19 @@ def stations(p: VTSParams) -> dict[str, Station]:
 
 def capacities(p: VTSParams) -> dict[str, float]:
     """Host MB/s each resource could carry alone."""
+    check_record("p", p, VTSParams)
     return {name: s.capacity(p.volume_mb) for name, s in stations(p).items()}
 
 
 def bound(p: VTSParams) -> float:
     """The bottleneck bound on host MB/s: the smallest resource capacity."""
+    check_record("p", p, VTSParams)
     return min(capacities(p).values())
 
 
 def bottleneck(p: VTSParams) -> str:
     """Name of the resource with the smallest capacity."""
+    check_record("p", p, VTSParams)
     found = capacities(p)
     return min(found, key=found.get)
 
@@ -201,6 +205,7 @@ def hours_at_peak(p: VTSParams) -> float:
 
 def copy_service_s(p: VTSParams) -> float:
     """Drive time to copy one volume out in sustained write: one mount, then write the compressed volume."""
+    check_record("p", p, VTSParams)
     return p.mount_s + p.volume_mb / (p.compressibility * drive_mb_s(p))
 
 
@@ -209,6 +214,7 @@ def copy_ceiling(p: VTSParams) -> float:
 
     Compression shrinks the write but not the mount, which is paid per volume.
     """
+    check_record("p", p, VTSParams)
     return (p.drives - p.import_export_drives) * p.volume_mb / p.mount_s
 
 
@@ -220,6 +226,7 @@ def sustained_crossover_cf(p: VTSParams) -> float:
     the CF in [1, 10] where they are equal (bisection), NaN if they do not
     cross there.
     """
+    check_record("p", p, VTSParams)
     def gap(cf: float) -> float:
         found = capacities(p.replace(workload="sustained_write", compressibility=cf, extrapolate=True))
         return found["processors"] - found["tape"]
@@ -235,6 +242,7 @@ def sustained_crossover_cf(p: VTSParams) -> float:
 
 def recall_service_s(p: VTSParams) -> float:
     """Drive time of one recall: mount, search, read the compressed volume."""
+    check_record("p", p, VTSParams)
     return p.mount_s + text_value("search_time") + p.volume_mb / (p.compressibility * drive_mb_s(p))
 
 
@@ -360,5 +368,6 @@ def mva_solution(p: VTSParams) -> mva.Solution:
     with a coefficient of variation of 0.5, not 1).  Host MB/s is
     ``solution.throughput * customer_mb(p)``.
     """
+    check_record("p", p, VTSParams)
     demands, servers = mva_demands(p)
     return mva.exact(demands, population=p.streams, servers={k: c for k, c in servers.items() if c > 1})

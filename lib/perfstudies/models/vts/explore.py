@@ -27,7 +27,8 @@ from perfstudies.models.vts.params import (
     KEY, SEED, VTSParams, base, cache_configurations, ehpo, paf, statement, text_value,
 )
 from perfstudies.panel import Panel, run_panel
-from perfstudies.runner import replicate, summarize
+from perfstudies.params import check_record
+from perfstudies.runner import check_seed, replicate, summarize
 from perfstudies.sweep import run_sweep
 
 #: Replications and run length of one live-panel re-run (a fraction of a second).
@@ -57,6 +58,7 @@ RECALL_REPLICATIONS = 12
 def panel_model(params: VTSParams, seed: int) -> dict[str, float]:
     """One replication as the live panel runs it: the throughput model at a short run length
     (at most :data:`WIDGET_COMPLETIONS` customers) and the recall model, from the same seed."""
+    params, seed = check_record("params", params, VTSParams), check_seed(seed)
     quick = params.replace(completions=min(params.completions, WIDGET_COMPLETIONS))
     return {"host_mb_s": model(quick, seed)["host_mb_s"], **recall_model(params, seed)}
 
@@ -80,6 +82,7 @@ def widget_run(params: VTSParams | None = None) -> pd.DataFrame:
 
 def widget_theory(params: VTSParams) -> pd.DataFrame:
     """The closed forms the live panel sets beside the simulation, at ``params``: one row per quantity."""
+    params = check_record("params", params, VTSParams)
     rows = [("host MB/s, bottleneck bound", bound(params)),
             ("bottleneck", bottleneck(params))]
     rows += [(f"capacity of {name}, MB/s", value) for name, value in capacities(params).items()]

@@ -33,7 +33,8 @@ from perfstudies.models.vts.analytic import STRIPED, Station, bound, customer_mb
 from perfstudies.models.vts.mechanism import CopyService, RecallService, WorkService
 from perfstudies.models.vts.params import PATHS, WARMUP_SHARE, VTSParams, warmup_customers
 from perfstudies.networks import closed_population
-from perfstudies.runner import run_ciw
+from perfstudies.params import check_record
+from perfstudies.runner import check_seed, run_ciw
 
 #: Gap between the customers put in place at the start to make a closed population (s).
 INJECTION_GAP = 1e-6
@@ -95,6 +96,7 @@ def model(params: VTSParams, seed: int) -> dict[str, float]:
     the measurement window (after warm-up), times the MB each carries; busy
     time is clipped to the same window.
     """
+    params, seed = check_record("params", params, VTSParams), check_seed(seed)
     path = PATHS[params.workload]
     horizon = run_length_s(params)
     start = warmup_s(params)
@@ -126,6 +128,7 @@ def build_recall_network(params: VTSParams) -> ciw.Network:
 
 def recall_model(params: VTSParams, seed: int) -> dict[str, float]:
     """One replication of Fig. 6: mount response of the last recall to arrive, in seconds."""
+    params, seed = check_record("params", params, VTSParams), check_seed(seed)
     _, records = run_ciw(build_recall_network(params), seed, RECALL_HORIZON_S)
     last = records.sort_values("arrival_date").iloc[-1]
     return {"mount_response_s": float(last["exit_date"] - last["arrival_date"])}
