@@ -51,7 +51,8 @@ import pandas as pd
 
 from perfstudies import data
 from perfstudies.compare import Published
-from perfstudies.runner import replicate
+from perfstudies.params import check_integer
+from perfstudies.runner import MAX_REPLICATIONS, replicate
 
 from .analytic import lock_from_spin_rows
 from .network import model
@@ -226,12 +227,20 @@ def _step(old: float, ratio: float, power: float = 1.0) -> float:
     return old * factor
 
 
-@functools.cache
 def calibrate_machines(rounds: int = CALIBRATION_ROUNDS, replications: int = CALIBRATION_REPLICATIONS
                        ) -> tuple[DiagParams, dict[str, float]]:
-    """The calibrated 9-way parameter record and the 5-way's own constants (see :func:`calibrate`)."""
-    if rounds <= AVERAGED_ROUNDS:
-        raise ValueError(f"rounds = {rounds!r} is out of range: allowed rounds > {AVERAGED_ROUNDS}")
+    """The calibrated 9-way parameter record and the 5-way's own constants (see :func:`calibrate`).
+
+    ``rounds`` must exceed :data:`AVERAGED_ROUNDS` (the iterates averaged) and ``replications`` is
+    1 to :data:`perfstudies.runner.MAX_REPLICATIONS`; both are refused by name before any run.
+    """
+    rounds = check_integer("rounds", rounds, low=AVERAGED_ROUNDS + 1)
+    replications = check_integer("replications", replications, low=1, high=MAX_REPLICATIONS)
+    return _calibrated_machines(rounds, replications)
+
+
+@functools.cache
+def _calibrated_machines(rounds: int, replications: int) -> tuple[DiagParams, dict[str, float]]:
     table = measurements()
     published = {run: run_values(table, run) for run in COST_RUNS}
     base, small, fast = (published[run] for run in COST_RUNS)

@@ -17,7 +17,8 @@ import math
 import ciw
 
 from perfstudies.networks import closed_population, with_state
-from perfstudies.runner import run_ciw
+from perfstudies.params import check_record
+from perfstudies.runner import check_seed, run_ciw
 
 from .mechanism import (IDLE, REAL_PROCESSORS, SERVER, FollowNodeDecision, IdleNode, OffProcessorTime,
                         RealProcessorNode, client_class)
@@ -41,6 +42,7 @@ def build_network(params: DiagParams) -> ciw.Network:
     (:meth:`.mechanism.RealProcessorNode.get_service_time`), so its service
     distribution is a placeholder that is never sampled.
     """
+    params = check_record("params", params, DiagParams)
     counts = {name: n for name, n in connections_per_client(params).items() if n > 0}
     classes = [*counts, SERVER]
     never = ciw.dists.Sequential([math.inf])
@@ -65,6 +67,7 @@ def node_classes(params: DiagParams) -> list[type]:
 
 def model(params: DiagParams, seed: int) -> dict[str, float]:
     """One replication: the document's measured quantities, in the document's units."""
+    params, seed = check_record("params", params, DiagParams), check_seed(seed)
     simulation, _ = run_ciw(build_network(params), seed, params.max_time_us, params.warmup_us,
                             node_class=node_classes(params))
     return metrics(params, simulation.nodes[REAL_PROCESSORS].totals)
