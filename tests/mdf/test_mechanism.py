@@ -88,7 +88,8 @@ def test_build_network_builds_each_record_and_refuses_others():
     assert build_network(DeviceParams()).number_of_nodes == 2     # the device and RMF's sampler
     assert build_network(ImsParams()).number_of_nodes == 4
     assert build_network(TsoParams()).number_of_nodes == 2
-    with pytest.raises(ValueError, match="params = 3 has the wrong type"):
+    with pytest.raises(TypeError, match="params = 3 has the wrong type: allowed a DeviceParams, ImsParams or TsoParams "
+                                        "record, given a int"):
         build_network(3)
 
 

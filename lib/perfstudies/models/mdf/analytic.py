@@ -8,6 +8,7 @@ second.
 
 from perfstudies import mva
 from perfstudies.models.mdf.params import ImsParams, TsoParams, Windows
+from perfstudies.params import check_record
 
 
 def hold_moments(windows: Windows) -> tuple[float, float]:
@@ -128,6 +129,7 @@ def ims_bounds(p: ImsParams) -> dict:
     response is two exchanges and two holds, the CPU work after a wait for
     dispatch, and the database I/O.
     """
+    check_record("p", p, ImsParams)
     windows = p.windows("IMS")
     frontend, cpu = p.frontend_ms / 1000.0, p.cpu_ms / 1000.0
     capacities = {"4705": frontend_capacity(windows, frontend) / 2.0,

@@ -26,7 +26,8 @@ from perfstudies.models.mdf.network import RULE_METRICS, model
 from perfstudies.models.mdf.params import (DEVICE_SPEED, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
                                            PanelParams, held_busy_time)
 from perfstudies.panel import Panel, run_panel
-from perfstudies.runner import summarize
+from perfstudies.params import check_field_values, check_record
+from perfstudies.runner import check_seed, summarize
 from perfstudies.sweep import run_sweep
 
 #: Every scheduling parameter the chapter shows (2 and 4 with interpolated slices).
@@ -85,6 +86,7 @@ def _device(panel: PanelParams) -> DeviceParams:
 
 def panel_model(params: PanelParams, seed: int) -> dict[str, float]:
     """One replication as the live panel runs it: the IMS device's metrics at the panel's settings."""
+    params, seed = check_record("params", params, PanelParams), check_seed(seed)
     return model(_device(params), seed)
 
 
@@ -107,6 +109,7 @@ def widget_run(params: PanelParams | None = None) -> pd.DataFrame:
 
 def widget_theory(panel: PanelParams) -> pd.DataFrame:
     """The closed forms the live panel sets beside the simulation: the mean hold and the IMS bounds."""
+    panel = check_record("panel", panel, PanelParams)
     setup = dict(scheduling_parameter=panel.scheduling_parameter, ims_share=panel.ims_share,
                  tso_share=panel.tso_share, switch_ms=panel.switch_ms, sliced=panel.sliced)
     rows = [{"quantity": "mean hold of a random completion (ms)",
@@ -117,7 +120,13 @@ def widget_theory(panel: PanelParams) -> pd.DataFrame:
 
 
 def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DeviceParams]:
-    """The IMS representative device at every (scheduling parameter, activity rate) of the slider chart."""
+    """The IMS representative device at every (scheduling parameter, activity rate) of the slider chart.
+
+    ``rates`` and ``parameters`` are non-empty tuples of allowed ``DeviceParams.rate`` and
+    ``DeviceParams.scheduling_parameter`` values, refused by name before the calibration is read.
+    """
+    rates = check_field_values("rates", rates, DeviceParams, "rate")
+    parameters = check_field_values("parameters", parameters, DeviceParams, "scheduling_parameter")
     calibration = calibrate()
     average = calibration.device("IMS average")
     return [DeviceParams(scheduling_parameter=p, domain="IMS", rate=rate, service_ms=average.service_ms,

@@ -32,7 +32,8 @@ from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, PR
                                               FrontEndRouting, HeldCompletion, RmfDelay, RmfSampler, RmfTimer)
 from perfstudies.models.mdf.params import RMF_RULES, DeviceParams, ImsParams, TsoParams
 from perfstudies.networks import closed_population, with_state
-from perfstudies.runner import run_ciw
+from perfstudies.params import check_record
+from perfstudies.runner import check_seed, run_ciw
 
 INFINITE = float("inf")
 
@@ -40,9 +41,8 @@ INFINITE = float("inf")
 def build_network(params: DeviceParams | ImsParams | TsoParams) -> ciw.Network:
     """The Ciw network of a device, the IMS domain or the TSO domain, by the record's type."""
     builders = {DeviceParams: device_network, ImsParams: ims_network, TsoParams: tso_network}
-    if type(params) not in builders:
-        raise ValueError(f"params = {params!r} has the wrong type: allowed DeviceParams, ImsParams or TsoParams")
-    return builders[type(params)](params)
+    check_record("params", params, tuple(builders))
+    return next(build for cls, build in builders.items() if isinstance(params, cls))(params)
 
 
 def device_network(params: DeviceParams) -> ciw.Network:
@@ -81,6 +81,7 @@ def model(params: DeviceParams, seed: int) -> dict:
     after the transfer is measured nowhere (Section 4.0), so it shows up only
     as the IOSQ of the requests queued behind it.
     """
+    params, seed = check_record("params", params, DeviceParams), check_seed(seed)
     classes = device_node_classes(params)
     simulation, records = run_ciw(device_network(params), seed, params.max_time, 0.0, node_class=classes)
     device = records[records["node"] == DEVICE]
@@ -134,6 +135,7 @@ def ims_model(params: ImsParams, seed: int) -> dict:
     slices) plus the database I/O.  CPU busy follows from the utilisation law,
     as a share of the processors' time the domain is given.
     """
+    params, seed = check_record("params", params, ImsParams), check_seed(seed)
     _, records = run_ciw(ims_network(params), seed, params.max_time, params.warmup, node_class=DelayNode)
     span = params.max_time - params.warmup
     front = records[records["node"] == FRONT_END]
@@ -172,6 +174,7 @@ def tso_network(params: TsoParams) -> ciw.Network:
 
 def tso_model(params: TsoParams, seed: int) -> dict:
     """One replication of the TSO domain: Table 4's response time and ETR."""
+    params, seed = check_record("params", params, TsoParams), check_seed(seed)
     _, records = run_ciw(tso_network(params), seed, params.max_time, params.warmup, node_class=DelayNode)
     cpu = records[records["node"] == 2]
     etr = len(cpu) / (params.max_time - params.warmup)
