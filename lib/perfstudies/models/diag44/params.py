@@ -52,6 +52,8 @@ class DiagParams(Params):
                                doc="single-processor server virtual machines (document: 20)")
 
     # --- workload constants (derived by calibration.calibrate from named cells) ---
+    # base_work_us and client_share are also bounded together: the mean client slice and the mean server
+    # work made of them must be at least the smallest normal float (params.MIN_SAMPLED_MEAN), see __post_init__
     base_work_us: float = param(50229.1, low=0.0, low_open=True, high=1e6, unit="us/tx",
                                 doc="processor time of one transaction besides DIAG 44s and lock spinning")
     client_share: float = param(0.278456, low=0.0, low_open=True, high=1.0, high_open=True, unit="fraction",
@@ -98,6 +100,15 @@ class DiagParams(Params):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup("warmup_us", "max_time_us")
+        # the means the mechanism samples exponential times from (RealProcessorNode's slice_rate and
+        # server_rate are their reciprocals, OffProcessorTime's rate is 1 / off_processor_us): each at
+        # least the smallest normal float, before events_estimate divides by them
+        self.check_sampled_mean(self.client_share * self.base_work_us / self.slices_per_tx,
+                                "client_share x base_work_us / slices_per_tx (the mean client slice)",
+                                ("base_work_us", "client_share", "slices_per_tx"))
+        self.check_sampled_mean((1 - self.client_share) * self.base_work_us,
+                                "(1 - client_share) x base_work_us (the mean server work)", ("base_work_us", "client_share"))
+        self.check_sampled_mean(self.off_processor_us, "off_processor_us", ("off_processor_us",), zero=True)
         self.check_event_budget(self.events_estimate(), ("max_time_us", "slices_per_tx", "real_processors"),
                                 shrinking=("base_work_us", "off_processor_us", "time_slice_us"))
 
