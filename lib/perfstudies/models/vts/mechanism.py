@@ -19,12 +19,12 @@ import math
 
 import ciw
 
+from perfstudies.models.vts.params import SERVICE_SHAPE
 from perfstudies.networks import gamma_by_mean
 
-#: Gamma shape of every random service time: coefficient of variation 1/sqrt(4) = 0.5.
-#: One customer aggregates many block and track operations, so it varies less than
-#: an exponential time would.
-SERVICE_SHAPE = 4.0
+# SERVICE_SHAPE, the Gamma shape of every random service time (declared in .params, whose time floor
+# depends on it): coefficient of variation 1/sqrt(4) = 0.5.  One customer aggregates many block and
+# track operations, so it varies less than an exponential time would.
 
 
 class WorkService(ciw.dists.Distribution):

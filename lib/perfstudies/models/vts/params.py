@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from perfstudies import data
-from perfstudies.params import Params, param
+from perfstudies.params import MIN_SAMPLED_MEAN, Params, param
 
 KEY = "vts"
 DOCUMENT = "IBM Magstar 3494 Virtual Tape Server Performance White Paper"
@@ -47,6 +47,22 @@ PATHS = {
     "read_hit": ("cache", "processors", "channels"),
     "read_recall": ("tape", "cache", "processors", "channels"),
 }
+
+#: Gamma shape of every random service time: coefficient of variation 1/sqrt(4) = 0.5 (the
+#: mechanism's; :mod:`.mechanism` explains it).
+SERVICE_SHAPE = 4.0
+#: Host MB of the smallest simulated customer and of the largest logical volume (the ranges of
+#: ``chunk_mb`` and ``volume_mb``).
+CHUNK_MB_MIN = 1.0
+VOLUME_MB_MAX = 4000.0
+#: Smallest calibrated service time (s) a record accepts: the smallest that leaves every Gamma scale the
+#: network samples at least the smallest normal float (:data:`perfstudies.params.MIN_SAMPLED_MEAN`).  The
+#: smallest scale is a chunk's share of its volume's mount at a copy-out drive, ``mount_s x chunk_mb /
+#: volume_mb / SERVICE_SHAPE``, so the floor is ``MIN_SAMPLED_MEAN x SERVICE_SHAPE x VOLUME_MB_MAX /
+#: CHUNK_MB_MIN`` (about 3.6e-304 s); every other time meets smaller divisors on its way to a scale (the
+#: cache's striping over at most a few dozen arms at up to CF 10 against its 16 track operations per MB,
+#: the processors' none).  Below it ``VTSParams(mount_s=5e-324)`` built a Gamma of mean 0.0.
+TIME_FLOOR_S = MIN_SAMPLED_MEAN * SERVICE_SHAPE * VOLUME_MB_MAX / CHUNK_MB_MIN
 
 #: Compressibility range of the measurements and of equation 3 (Appendix B).
 MEASURED_CF_MAX = 4.0
@@ -138,36 +154,36 @@ class VTSParams(Params):
     workload: str = param("sustained_write", choices=WORKLOADS, doc="host workload (Sec. 3)")
     streams: int = param(16, low=1, high=64, unit="virtual drives",
                          doc="concurrently active virtual drives (Sec. 3.1: 16; Table 1: 64)")
-    volume_mb: float = param(800.0, low=50.0, high=4000.0, unit="MB", step=50.0,
+    volume_mb: float = param(800.0, low=50.0, high=VOLUME_MB_MAX, unit="MB", step=50.0,
                              doc="logical volume size, host MB (Secs. 3.1-3.4: 800)")
     recall_queue: int = param(0, low=0, high=64, unit="recalls", doc="recalls queued ahead of a new one (Fig. 6)")
-    chunk_mb: float = param(8.0, low=1.0, high=64.0, unit="MB",
+    chunk_mb: float = param(8.0, low=CHUNK_MB_MIN, high=64.0, unit="MB",
                             doc="host MB carried by one simulated customer (granularity)")
     completions: int = param(600, low=50, high=20_000, unit="customers",
                              doc="customer completions a throughput run lasts for")
     # calibrated: calibration.calibrate()'s values to the last digit (check_defaults and the tests compare them)
-    write_block_overhead_s: float = param(0.0012867647058823531, low=0.0, high=0.1, low_open=True, unit="s",
+    write_block_overhead_s: float = param(0.0012867647058823531, low=TIME_FLOOR_S, high=0.1, unit="s",
                                           doc="ESCON channel time per host block written, beyond the transfer "
                                               "(calibrated: Table 2 peak write, 32 KB)")
-    read_block_overhead_s: float = param(0.002068014705882353, low=0.0, high=0.1, low_open=True, unit="s",
+    read_block_overhead_s: float = param(0.002068014705882353, low=TIME_FLOOR_S, high=0.1, unit="s",
                                          doc="ESCON channel time per host block read, beyond the transfer "
                                              "(calibrated: Table 2 read hit, 32 KB)")
-    cpu_s_per_host_mb: float = param(0.0019263845889232883, low=0.0, high=1.0, low_open=True, unit="s",
+    cpu_s_per_host_mb: float = param(0.0019263845889232883, low=TIME_FLOOR_S, high=1.0, unit="s",
                                      doc="processor time per host MB, a (calibrated jointly: base peak write, "
                                          "largest cache; PAF peak and sustained write at CF 1)")
-    cpu_s_per_mb_pass: float = param(0.04121087031303748, low=0.0, high=1.0, low_open=True, unit="s",
+    cpu_s_per_mb_pass: float = param(0.04121087031303748, low=TIME_FLOOR_S, high=1.0, unit="s",
                                      doc="processor time per compressed MB per memory pass, b (calibrated jointly "
                                          "with a and e)")
-    cpu_s_per_disk_op: float = param(0.002450980392156863, low=0.0, high=0.1, low_open=True, unit="s",
+    cpu_s_per_disk_op: float = param(0.002450980392156863, low=TIME_FLOOR_S, high=0.1, unit="s",
                                      doc="processor time per cache disk operation issued, e (calibrated jointly "
                                          "with a and b)")
-    disk_op_s: float = param(0.0234375, low=0.0, high=1.0, low_open=True, unit="s",
+    disk_op_s: float = param(0.0234375, low=TIME_FLOOR_S, high=1.0, unit="s",
                              doc="cache disk arm time per 64 KB track operation (calibrated: base peak write, "
                                  "smallest cache)")
-    disk_fixed_s: float = param(0.0014501898851426442, low=0.0, high=1.0, low_open=True, unit="s",
+    disk_fixed_s: float = param(0.0014501898851426442, low=TIME_FLOOR_S, high=1.0, unit="s",
                                 doc="the part of disk_op_s an unbuffered write pays whatever the compression "
                                     "(calibrated: Table 4 peak write line at CF 4, 288/72 GB)")
-    mount_s: float = param(73.09237379162191, low=0.0, high=600.0, low_open=True, unit="s",
+    mount_s: float = param(73.09237379162191, low=TIME_FLOOR_S, high=600.0, unit="s",
                            doc="tape drive time per volume beyond search and transfer: a recall's mount, and "
                                "the mount each volume copied out costs (calibrated: Table 1 read recall, CF 2.66)")
 
