@@ -263,6 +263,15 @@ def check_device_load(owner: str, field: str, rate: float, transfer_s: float, sc
             f"allowed {field} < {1.0 / busy:.1f} I/O per s")
 
 
+#: Requests a device run's measurement window (``max_time - warmup``) must expect, at least.  The model's
+#: IOSQ and RMF's activity rate are averages over the requests completed in the window, so an empty
+#: window has none (a rate of 1e-300 I/O per s failed inside the metrics, and below about 5.6e-309 the
+#: interarrival time 1 / rate overflowed: Ciw's "Invalid time sampled").  Requests are Poisson, so no
+#: rate makes an empty window impossible; this many makes its chance, ``exp(-64 ln 2) = 2**-64``, smaller
+#: than one in the number of seeds a run can take (``runner.MAX_SEED + 1 = 2**64``): about 44.4 requests.
+MIN_WINDOW_REQUESTS = 64 * math.log(2)
+
+
 # --- the parameter records ------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -307,7 +316,7 @@ class DeviceParams(DomainSetup):
 
     domain: str = param("IMS", choices=("IMS", "TSO"), doc="domain that owns the device")
     rate: float = param(25.0, low=0.0, low_open=True, high=60.0, step=0.5, unit="I/O per s",
-                        doc="device activity rate")  # Table 2: 10.7 to 32.8
+                        doc="device activity rate")  # Table 2: 10.7 to 32.8; and >= MIN_WINDOW_REQUESTS / window
     service_ms: float = param(17.0, low=1.0, high=60.0, step=0.5, unit="ms",
                               doc="PEND+DISC+CONN of a 3380")  # calibrated on BASE
     scv: float = param(0.7, low=0.05, high=5.0, step=0.05, unit="",
@@ -323,6 +332,12 @@ class DeviceParams(DomainSetup):
     def __post_init__(self):
         super().__post_init__()
         self.check_warmup()
+        window = self.max_time - self.warmup
+        if self.rate * window < MIN_WINDOW_REQUESTS:
+            raise ValueError(f"DeviceParams.rate = {self.rate!r} is out of range: with max_time - warmup = "
+                             f"{window:g} s the measurement window expects {self.rate * window:.3g} requests; allowed "
+                             f"rate >= {MIN_WINDOW_REQUESTS / window:.4g} I/O per s, {MIN_WINDOW_REQUESTS:.1f} "
+                             f"requests in the window (fewer leave a window empty too often to average over)")
         self.check_event_budget(self.events(), ("max_time", "rate"), shrinking=("rmf_cycle_ms",))
         check_device_load("DeviceParams", "rate", self.rate, self.hardware_s, self.scv, self.windows(self.domain),
                           self.scheduling_parameter)
