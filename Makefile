@@ -17,7 +17,7 @@ STARTED := $(shell date +%s)
 # no longer reads, so every test would be scheduled alone and both workers would build the book.)
 PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
-.PHONY: env browser book test check lab bench accuracy data-check clean
+.PHONY: env browser book test check lab bench accuracy runs data-check clean
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
@@ -75,6 +75,12 @@ bench: env
 
 accuracy: env
 	$(BIN)/python -m perfstudies.accuracy
+
+# After a model change: rewrite data/runs/<study>.json for every study whose stored comparison runs
+# no longer reproduce (tests/test_stored_runs.py fails until then).  RUNS_ARGS=--full simulates every
+# study from scratch and compares all of it instead.
+runs: env
+	$(BIN)/python -m perfstudies.stored_runs $(RUNS_ARGS)
 
 data-check: env
 	$(BIN)/python -m perfstudies.data check

@@ -183,7 +183,7 @@ def pytest_collection_modifyitems(config, items):
 WARM_ORDER = ("mdf", "spxtape", "vts", "diag44", "svcdump")
 COMPARISON_LOCKS = ROOT / "_build" / "locks"
 #: Test modules (outside tests/<study>/) that read every study's comparison.
-EVERY_COMPARISON = ("test_studies.py", *KERNEL_MODULES)
+EVERY_COMPARISON = ("test_studies.py", "test_stored_runs.py", *KERNEL_MODULES)
 
 
 def ensure_comparisons(keys) -> None:

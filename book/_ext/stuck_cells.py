@@ -29,7 +29,7 @@ import psutil
 from nbclient.exceptions import CellTimeoutError
 
 #: Seconds without CPU use by the kernel's processes and without output before a cell counts as stuck.
-STUCK_AFTER_S = float(os.environ.get("PERFSTUDIES_STUCK_AFTER_S", "120"))
+STUCK_AFTER_S = float(os.environ.get("PERFSTUDIES_STUCK_AFTER_S", "45"))
 #: CPU seconds the kernel's processes may use in that window and still count as idle: an idle kernel's
 #: heartbeat and I/O threads use about 0.01 s in 20 s; a computing one, even at a twentieth of a core
 #: on a crowded machine, 1.5 s in 30 s.

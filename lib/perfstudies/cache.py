@@ -64,7 +64,7 @@ import numpy as np
 import pandas as pd
 
 from perfstudies.params import check_callable
-from perfstudies.paths import BUILD, DATA, ROOT
+from perfstudies.paths import BUILD, DATA, ROOT, RUNS
 
 CACHE = BUILD / "cache"
 #: Version of the file layout; part of every key.
@@ -102,7 +102,8 @@ def sources_digest(study: str | None = None) -> str:
     (:func:`in_scope`), so changing one study leaves the others' entries valid.
     """
     digest = hashlib.sha256()
-    files = sorted((ROOT / "lib").rglob("*.py")) + sorted(p for p in DATA.rglob("*") if p.is_file())
+    files = sorted((ROOT / "lib").rglob("*.py")) + sorted(p for p in DATA.rglob("*")
+                                                           if p.is_file() and not p.is_relative_to(RUNS))
     for path in files:
         relative = path.relative_to(ROOT)
         if study is not None and not in_scope(relative, study):
@@ -260,6 +261,38 @@ def _warn_once(path: Path, message: str) -> None:
         return
     _warned.add(path)
     warnings.warn(f"{path}: {message}", CacheWarning, stacklevel=3)
+
+
+def read_entry(path: Path, name: str) -> tuple[str, object]:
+    """The key and value of an entry file written by :func:`write_entry` (or the memo), whatever its key.
+
+    Raises ValueError naming the file and the reason when it cannot be read,
+    is not an entry named ``name``, or does not match its sha256.
+    """
+    path, name = _entry_arguments(path, name)
+    try:
+        header = json.loads(_read_bytes(path).partition(b"\n")[0])
+        key = header["key"] if isinstance(header, dict) and isinstance(header.get("key"), str) else ""
+        return key, _read(path, name, key)
+    except (OSError, ValueError, _Unreadable) as reason:
+        raise ValueError(f"{path} cannot be used: {reason}") from None
+
+
+def write_entry(path: Path, name: str, key: str, value: object) -> None:
+    """Store ``value`` at ``path`` as an entry named ``name`` made under ``key`` (OSError if it cannot)."""
+    path, name = _entry_arguments(path, name)
+    if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{24}", key):
+        raise ValueError(f"key = {key!r} is not allowed: allowed 24 lowercase hexadecimal digits")
+    _write(path, name, key, value)
+
+
+def _entry_arguments(path, name) -> tuple[Path, str]:
+    if not isinstance(path, (str, Path)) or not str(path) or "\x00" in str(path):
+        raise ValueError(f"path = {path!r} is not allowed: allowed a file path (str or Path)")
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise ValueError(f"name = {name!r} is not allowed: allowed 1-121 letters, digits, '_', '.' or '-', "
+                         "starting with a letter or digit")
+    return Path(path), name
 
 
 def _read(path: Path, name: str, key: str) -> object:

@@ -41,7 +41,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from perfstudies.paths import DATA, ROOT
+from perfstudies.paths import DATA, ROOT, RUNS
 
 DTYPES = {"string": "string", "int": "Int64", "float": "float64", "bool": "boolean"}
 REQUIRED_KEYS = ("title", "source", "layout", "columns", "rows", "sha256", "read_by")
@@ -256,7 +256,7 @@ def load(study: str, name: str) -> pd.DataFrame:
             raise ValueError(f"{argument} = {shown} is not allowed: allowed a {argument} of 1 to {MAX_NAME_CHARS} "
                              "letters, digits, '_', '.' or '-' (no path separators, no '..')")
     folder = DATA / study
-    studies = sorted(path.name for path in DATA.iterdir() if path.is_dir()) if DATA.is_dir() else []
+    studies = sorted(path.name for path in DATA.iterdir() if path.is_dir() and path != RUNS) if DATA.is_dir() else []
     if not folder.is_dir() or study not in studies:
         raise ValueError(f"study = {study!r} has no data folder: allowed one of {studies}")
     if folder.is_symlink() or not folder.resolve().is_relative_to(DATA.resolve()):

@@ -26,7 +26,7 @@ Every study's comparison is computed here, the same way (:func:`evaluate`):
 
 import dataclasses
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -35,7 +35,7 @@ from scipy import stats
 from perfstudies.cells import (CellSpec, Exact, Experiment, Simulated, check_configurations, check_specs,
                                refused_derivations)
 from perfstudies.compare import Cell, comparison_table, decided, imprecise_note
-from perfstudies.params import check_flag, check_integer, check_text
+from perfstudies.params import check_callable, check_flag, check_integer, check_text
 from perfstudies.runner import MAX_SEED, model_metrics, progress_bar, replication_seeds
 
 #: Confidence level of every interval of the comparison.
@@ -69,7 +69,7 @@ def evaluate(study: str, document: str, seed: int, experiments: Iterable[Experim
 
 
 def simulate(seed: int, experiments: Iterable[Experiment], specs: Iterable[CellSpec],
-             progress: bool = False) -> dict[str, dict[str, pd.DataFrame]]:
+             progress: bool = False, replicate: Callable | None = None) -> dict[str, dict[str, pd.DataFrame]]:
     """Every experiment's replications, until each calibrated or predicted cell is precise or at its cap.
 
     Checks the declarations first (a refused derived cell stops it, named).
@@ -77,6 +77,11 @@ def simulate(seed: int, experiments: Iterable[Experiment], specs: Iterable[CellS
     replication (replication *i* has seed ``replication_seeds(seed, cap)[i]``)
     and one column per metric: what a chapter reads to show a run's own
     numbers without simulating it again.
+
+    ``replicate(experiment, name, configuration, index, seed)`` makes one
+    replication's metrics; the default runs the model
+    (:func:`perfstudies.runner.model_metrics`).  :mod:`perfstudies.stored_runs`
+    passes one that reads stored replications, to replay this very rule over them.
     """
     seed = check_integer("seed", seed, low=0, high=MAX_SEED)
     check_flag("progress", progress)
@@ -86,10 +91,17 @@ def simulate(seed: int, experiments: Iterable[Experiment], specs: Iterable[CellS
     if refused:
         raise ValueError("derived cells refused (their identity does not reproduce the published value from "
                          "published sources; declare them as predictions):\n" + "\n".join(refused))
+    replicate = _simulated if replicate is None else check_callable("replicate", replicate)
     finished: dict[str, dict[str, pd.DataFrame]] = {}
     for experiment in experiments:
-        finished[experiment.name] = _run_experiment(experiment, _own(experiment, specs), seed, finished, progress)
+        finished[experiment.name] = _run_experiment(experiment, _own(experiment, specs), seed, finished, progress,
+                                                    replicate)
     return finished
+
+
+def _simulated(experiment: Experiment, name: str, configuration, index: int, seed: int) -> Mapping[str, float]:
+    """Replication ``index`` of configuration ``name``: the experiment's model run with its seed."""
+    return model_metrics(experiment.model, configuration, seed)
 
 
 def tabulate(study: str, document: str, experiments: Iterable[Experiment], specs: Iterable[CellSpec],
@@ -131,7 +143,7 @@ def _check_experiments(experiments, specs: list[CellSpec]) -> list[Experiment]:
 
 
 def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
-                    finished: Mapping[str, Mapping[str, pd.DataFrame]], progress: bool):
+                    finished: Mapping[str, Mapping[str, pd.DataFrame]], progress: bool, replicate: Callable):
     """Replicate the configurations ``specs`` use until each is precise or at the cap.
 
     Returns ``{configuration: per-replication metrics frame}``.
@@ -152,7 +164,7 @@ def _run_experiment(experiment: Experiment, specs: list[CellSpec], seed: int,
         wanted = _paired(own, specs)
         tasks = [(config, index) for config in used for index in range(len(rows[config]), wanted[config])]
         for config, index in progress_bar(tasks, f"{experiment.name}", progress):
-            rows[config].append(model_metrics(experiment.model, configurations[config], seeds[index]))
+            rows[config].append(replicate(experiment, config, configurations[config], index, seeds[index]))
         frames = {config: pd.DataFrame(rows[config]) for config in used}
         values = {spec.key: _values(spec.model, frames) for spec in specs}
         short = {config for spec in specs if (spec.role != "derived" or spec.precision is not None)

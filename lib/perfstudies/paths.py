@@ -6,3 +6,5 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 BUILD = ROOT / "_build"
+#: The comparisons' replications as `make runs` stored them (outputs, not inputs: no memo key covers them).
+RUNS = DATA / "runs"

@@ -49,6 +49,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from perfstudies import stored_runs
 from perfstudies.cache import memoized
 from perfstudies.evaluate import simulate, tabulate
 from perfstudies.panel import Panel
@@ -97,10 +98,15 @@ class Study:
         Disk-memoized on the sources and data this study depends on (the core,
         its own package and data; not the other studies'), so a chapter that
         shows a run's own numbers reads the very replications the comparison
-        table is made of.
+        table is made of.  A cold memo takes the runs ``make runs`` stored in
+        ``data/runs/`` when they reproduce under this code
+        (:mod:`perfstudies.stored_runs`), and simulates them otherwise.
         """
-        return memoized(f"runs-{self.key}", lambda: simulate(self.seed, self.experiments(), self.cells()),
-                        scope=self.key)
+        return memoized(f"runs-{self.key}", self._stored_or_simulated, scope=self.key)
+
+    def _stored_or_simulated(self) -> dict[str, dict[str, pd.DataFrame]]:
+        stored = stored_runs.reproduced(self)
+        return stored if stored is not None else simulate(self.seed, self.experiments(), self.cells())
 
     def comparison(self) -> pd.DataFrame:
         """The standard comparison table of every declared cell (:func:`.evaluate.tabulate` of :meth:`runs`)."""
