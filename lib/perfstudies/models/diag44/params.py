@@ -107,7 +107,8 @@ class DiagParams(Params):
                                 "client_share x base_work_us / slices_per_tx (the mean client slice)",
                                 ("base_work_us", "client_share", "slices_per_tx"))
         self.check_sampled_mean((1 - self.client_share) * self.base_work_us,
-                                "(1 - client_share) x base_work_us (the mean server work)", ("base_work_us", "client_share"))
+                                "(1 - client_share) x base_work_us (the mean server work)",
+                                ("base_work_us", "client_share"))
         self.check_sampled_mean(self.off_processor_us, "off_processor_us", ("off_processor_us",), zero=True)
         self.check_event_budget(self.events_estimate(), ("max_time_us", "slices_per_tx", "real_processors"),
                                 shrinking=("base_work_us", "off_processor_us", "time_slice_us"))
