@@ -16,7 +16,8 @@ and sweeps), ``figures`` (the chapter's tables and charts).
 from perfstudies.models.svcdump import figures
 from perfstudies.models.svcdump.analytic import bottleneck, bound_elapsed_s, bound_ipcs_s, knee_stripes
 from perfstudies.models.svcdump.calibration import Calibration, calibrate, calibrated_params
-from perfstudies.models.svcdump.comparison import cells, configurations, experiments
+from perfstudies.models.svcdump.comparison import (cells, channel_path_sensitivity, configurations, experiments,
+                                                   paged_fraction_margin)
 from perfstudies.models.svcdump.explore import (PANEL, PANEL_FIELDS, PANEL_RANGES, WIDGET_REPLICATIONS, escon_slice,
                                                 ipcs_sweep, stripe_sweep, sweep_points, widget_params, widget_run)
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
@@ -31,4 +32,5 @@ __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "calibrate", "comparison
            "widget_run", "sweep_points", "PANEL",
            "DumpParams", "DEVICES", "CHANNELS", "Calibration", "calibrated_params", "dump_model", "ipcs_model",
            "bound_elapsed_s", "bound_ipcs_s", "bottleneck", "knee_stripes", "stripe_sweep", "ipcs_sweep",
-           "escon_slice", "PANEL_FIELDS", "PANEL_RANGES", "WIDGET_REPLICATIONS", "widget_params", "figures"]
+           "escon_slice", "PANEL_FIELDS", "PANEL_RANGES", "WIDGET_REPLICATIONS", "widget_params", "figures",
+           "channel_path_sensitivity", "paged_fraction_margin"]

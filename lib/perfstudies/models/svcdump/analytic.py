@@ -143,3 +143,27 @@ def knee_stripes(p: DumpParams) -> float:
     times = resource_times(p)
     other = max(times["cpu"], times["channel"], times["page"])
     return demands(p)["volumes"] / other
+
+
+def paged_fraction_threshold(p: DumpParams) -> float:
+    """The largest share of the dump that may be paged out before page-in starts to set the dump's time.
+
+    The page-in work grows in proportion to the paged share ``f`` (``PAGED_FRACTION``, an
+    assumption), so ``D_page(f) / page_data_sets`` reaches the largest other resource time
+    at ``f* = f * T_other / T_page(f)``.  Below ``f*`` the bound, and so every ratio the
+    comparison takes from it, does not depend on ``f`` at all.
+    """
+    times = resource_times(p)
+    other = max(times["cpu"], times["volumes"], times["channel"])
+    return PAGED_FRACTION[p.storage_constrained] * other / times["page"]
+
+
+def bound_metrics(p: DumpParams) -> dict[str, float]:
+    """The model's metrics in the bottleneck bound: what :func:`.network.model` returns, without simulation.
+
+    ``elapsed_s`` and ``ipcs_s`` are the bounds, ``data_rate_mb_s`` the dump size over the
+    elapsed bound, ``io_response_ms`` the mean time of one I/O.
+    """
+    elapsed = bound_elapsed_s(p)
+    return {"elapsed_s": elapsed, "ipcs_s": bound_ipcs_s(p), "io_response_ms": io_ms(p),
+            "data_rate_mb_s": p.dump_blocks * BLOCK_BYTES / 1e6 / elapsed}

@@ -31,6 +31,7 @@ SETUP_WORDS = {"dump_blocks": "dump size", "block_bytes": "block size", "cpu_uti
 STATEMENT_LABELS = {
     "stripes_2v1_3390": "2 vs 1 stripes, 3390-3", "stripes_2v1_ess": "2 vs 1 stripes, ESS",
     "gain_4v2_3390": "gain past 2 stripes, 3390-3", "gain_4v2_ess": "gain past 2 stripes, ESS",
+    "flatten_8v4_3390": "8 vs 4 stripes, 3390-3", "flatten_8v4_ess": "8 vs 4 stripes, ESS",
     "ess_vs_3390_elapsed": "ESS vs 3390-3, dump time", "ess_vs_3390_data_rate": "ESS vs 3390-3, data rate",
     "ess_vs_3390_response": "ESS vs 3390-3, one I/O", "ficon_vs_escon": "FICON vs ESCON",
     "compression": "compression", "page_data_sets": "8 page data sets vs 1",
@@ -243,6 +244,31 @@ def statement_chart(table: pd.DataFrame, reach: float = 3.0) -> alt.LayerChart:
                  alt.Tooltip("ci_half_width:Q", format=".4f", title="95% CI ±"), "role"])
     return (accepted + centre + ci + baseline + points).properties(
         height=380, title="Each cell: model (dots) and no-change baseline (crosses) minus published, in tolerances")
+
+
+def sensitivity_view(sensitivity: pd.DataFrame):
+    """Every prediction in the bound for each channel path count (:func:`.comparison.channel_path_sensitivity`),
+    as a reader sees it: the value, and "fails" where it would miss its tolerance or leave its stated range."""
+    frame = sensitivity.assign(shown=[number(value) + ("" if passes else " (fails)")
+                                      for value, passes in zip(sensitivity["value"], sensitivity["passes"])],
+                               paths=[f"{n} path{'s' if n > 1 else ''}" + (" (assumed)" if assumed else "")
+                                      for n, assumed in zip(sensitivity["channel_paths"], sensitivity["assumed"])])
+    wide = frame.pivot(index="key", columns="paths", values="shown")
+    order = list(dict.fromkeys(sensitivity["key"]))
+    wide = wide.loc[order, list(dict.fromkeys(frame["paths"]))]
+    wide.insert(0, "report", [_statement_range(key) for key in order])
+    wide.insert(0, "statement", [STATEMENT_LABELS[key] for key in order])
+    wide = wide.reset_index(drop=True)
+    wide.columns.name = None
+    return readable(wide)
+
+
+def _statement_range(key: str) -> str:
+    """The published value of a statement, or its stated range."""
+    row = statements().loc[key]
+    if pd.notna(row["low"]):
+        return f"{number(row['low'])} to {number(row['high'])}"
+    return number(row["published"])
 
 
 def stripe_slider_chart(sweep: pd.DataFrame) -> alt.LayerChart:

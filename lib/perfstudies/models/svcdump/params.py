@@ -102,7 +102,7 @@ class DumpParams(Params):
                                     doc="per-I/O time off the channel and off the media")
     capture_us_per_block: float = param(176.2, low=1.0, high=10_000.0, unit="us",
                                         doc="dump capture processor time per block")
-    compression_cpu_factor: float = param(0.25, low=0.0, high=5.0,
+    compression_cpu_factor: float = param(0.1875, low=0.0, high=5.0,
                                           doc="compression processor time / capture time")
 
     def __post_init__(self):
