@@ -7,7 +7,9 @@ CPU, no output.  A kernel that computes, or whose worker processes compute, is
 left alone however long it takes.
 """
 
+import asyncio
 import time
+from queue import Empty
 
 import nbformat
 import pytest
@@ -67,3 +69,42 @@ def test_the_book_build_and_the_kernel_tests_watch_their_cells():
     live_widgets = (ROOT / "tests" / "test_live_widgets.py").read_text()
     assert "stuck_cells.install()" in live_widgets and 'book_extension("ipc_kernels").install()' in live_widgets
     assert "stuck_cells" in (ROOT / "tests" / "test_lab_browser.py").read_text()
+
+
+def test_a_wait_on_a_kernel_channel_looks_at_the_socket_again_every_slice(monkeypatch):
+    # A message whose wake-up was missed: the first two waits end empty, the third finds it.
+    monkeypatch.setattr(stuck_cells, "POLL_SLICE_S", 0.01)
+    waits = []
+
+    async def get_msg(channel, timeout=None):
+        waits.append(timeout)
+        if len(waits) < 3:
+            raise Empty
+        return {"msg_type": "execute_reply"}
+
+    sliced = stuck_cells.sliced_get_msg(get_msg)
+    assert asyncio.run(sliced(None, timeout=None)) == {"msg_type": "execute_reply"}
+    assert waits == [0.01, 0.01, 0.01]
+
+
+def test_a_wait_on_a_kernel_channel_still_ends_at_its_timeout(monkeypatch):
+    monkeypatch.setattr(stuck_cells, "POLL_SLICE_S", 0.01)
+    waits = []
+
+    async def get_msg(channel, timeout=None):  # nothing ever comes
+        waits.append(timeout)
+        await asyncio.sleep(timeout)
+        raise Empty
+
+    started = time.monotonic()
+    with pytest.raises(Empty):
+        asyncio.run(stuck_cells.sliced_get_msg(get_msg)(None, timeout=0.05))
+    assert 0.05 <= time.monotonic() - started < 1.0
+    assert len(waits) >= 5 and max(waits) <= 0.01
+
+
+def test_kernel_channels_wait_in_slices_once_installed():
+    from jupyter_client.channels import AsyncZMQSocketChannel
+
+    stuck_cells.install()
+    assert getattr(AsyncZMQSocketChannel.get_msg, "__wrapped__", None) is not None

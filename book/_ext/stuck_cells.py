@@ -1,5 +1,15 @@
 """Sphinx extension (and test helper): a cell whose kernel sits idle fails in seconds, with the state.
 
+A wait for a kernel's message (nbclient's wait for a cell's reply, for its
+output) is cut into waits of :data:`POLL_SLICE_S` seconds, each ending with a
+look at the socket itself (:func:`sliced_get_msg`): asyncio learns that a
+ZeroMQ socket has a message from an edge-triggered file descriptor, and a
+wake-up that is missed (pyzmq#2173 describes one way) left nbclient waiting on
+a reply already in the socket while the kernel sat idle.  This happened in CI
+about once a run under ipykernel 7 and 6 alike (a chapter's panel cell, its
+last message "status: idle"); with the slices such a reply is read within a
+second.
+
 A cell that runs is either computing (its kernel, or the worker processes the
 kernel started, use CPU) or sending output.  A cell whose kernel does neither
 for :data:`STUCK_AFTER_S` seconds waits on nothing that will ever come: a
@@ -24,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+from queue import Empty
 
 import psutil
 from nbclient.exceptions import CellTimeoutError
@@ -38,6 +49,31 @@ IDLE_CPU_S = 0.1
 POLL_S = 1.0
 #: Characters of the stuck cell's source quoted in the error.
 SOURCE_CHARS = 600
+#: Longest single wait on a kernel channel before it looks at the socket again (s).
+POLL_SLICE_S = 1.0
+
+
+def sliced_get_msg(get_msg):
+    """``get_msg(channel, timeout)`` made of waits of at most :data:`POLL_SLICE_S` s until ``timeout``.
+
+    Each wait ends, on a message or on its slice's timeout, with pyzmq polling
+    the socket directly, so a message whose wake-up was missed is found at the
+    next slice.  ``timeout=None`` waits for ever, as before; an expired
+    ``timeout`` raises ``queue.Empty``, as before.
+    """
+
+    async def get_msg_in_slices(self, timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = POLL_SLICE_S if deadline is None else min(POLL_SLICE_S, max(0.0, deadline - time.monotonic()))
+            try:
+                return await get_msg(self, timeout=left)
+            except Empty:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+
+    get_msg_in_slices.__wrapped__ = get_msg
+    return get_msg_in_slices
 
 
 def tree_cpu_seconds(pids) -> float:
@@ -144,11 +180,13 @@ def stuck_message(what: str, cell, watch: Watch, client_state: str = "") -> str:
 
 
 def install() -> None:
-    """Watch every cell nbclient runs in this process (idempotent)."""
+    """Watch every cell nbclient runs in this process, and wait on kernel channels in slices (idempotent)."""
+    from jupyter_client.channels import AsyncZMQSocketChannel
     from nbclient import NotebookClient
 
     if getattr(NotebookClient, "_perfstudies_watched", False):
         return
+    AsyncZMQSocketChannel.get_msg = sliced_get_msg(AsyncZMQSocketChannel.get_msg)
     execute_cell = NotebookClient.async_execute_cell
     poll_kernel_alive = NotebookClient._async_poll_kernel_alive
     process_message = NotebookClient.process_message
