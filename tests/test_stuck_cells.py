@@ -43,6 +43,7 @@ def test_an_idle_kernel_fails_its_cell_in_seconds_with_the_cell_and_the_kernels_
     assert "cell 1 is stuck" in message and "time.sleep(250)" in message
     assert "status: busy" in message, "the kernel's last messages are missing"
     assert "ipykernel_launcher" in message and "threads" in message, "the kernel's processes are missing"
+    assert "No message waits unread on the shell or iopub channel." in message  # a sleeping cell has no reply yet
 
 
 def test_a_kernel_that_computes_or_waits_on_its_workers_is_left_alone(watched):

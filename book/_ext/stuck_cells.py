@@ -165,6 +165,17 @@ def _kernel_pids(client) -> list[int]:
 
 
 
+async def _waiting_messages(client) -> str:
+    """Which of the client's channels hold a message nobody read: a reply there was missed, not lost."""
+    try:
+        waiting = [name for name in ("shell", "iopub")
+                   if await getattr(client.kc, f"{name}_channel").msg_ready()]
+    except Exception as error:  # noqa: BLE001 - a diagnosis, never a reason to fail differently
+        return f" (Could not look at the channels: {type(error).__name__}: {error}.)"
+    return f" Messages waiting unread on the {' and '.join(waiting)} channel." if waiting else \
+        " No message waits unread on the shell or iopub channel."
+
+
 class StuckCellError(CellTimeoutError):
     """A cell's kernel used no CPU and sent nothing for :data:`STUCK_AFTER_S` seconds."""
 
@@ -213,7 +224,8 @@ def install() -> None:
                 watch = getattr(self, "_perfstudies_watch", None)
                 if watch is not None and watch.idle_seconds() >= STUCK_AFTER_S:
                     self._perfstudies_stuck = stuck_message(f"cell {getattr(self, '_perfstudies_index', '?')}",
-                                                            getattr(self, "_perfstudies_cell", None), watch)
+                                                            getattr(self, "_perfstudies_cell", None), watch,
+                                                            await _waiting_messages(self))
                     self.log.error(self._perfstudies_stuck)
                     if self.task_poll_for_reply is not None:
                         self.task_poll_for_reply.cancel()
