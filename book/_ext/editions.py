@@ -141,7 +141,9 @@ def _fill_appendix(app, doctree, docname):
             solutions = list(resolved.findall(solution_node))
             if not solutions:
                 continue
-            content.append(nodes.rubric("", app.env.titles[chapter].astext()))
+            number = ".".join(str(part) for part in app.env.toc_secnumbers.get(chapter, {}).get("", ()))
+            title = app.env.titles[chapter].astext()
+            content.append(nodes.rubric("", f"{number}. {title}" if number else title))
             for solution in solutions:
                 copy = solution.deepcopy()
                 copy["classes"] = [name for name in copy["classes"] if name != "dropdown"]
