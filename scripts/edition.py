@@ -113,8 +113,9 @@ def seed(cache_path: Path, digest: str) -> tuple[list[str], list[str]]:
             executed = [cell for cell in done.cells if cell.cell_type == "code"]
             code = [cell for cell in page.cells if cell.cell_type == "code"]
             if [cell.source for cell in executed] != [cell.source for cell in code] or any(
-                    output.output_type == "error" for cell in executed for output in cell.outputs):
-                continue
+                    output.output_type == "error" for cell in executed for output in cell.outputs) or any(
+                    cell.execution_count is None for cell in executed if cell.source.strip()):
+                continue  # another page's code, or an execution that failed or stopped half-way
             for cell, ran in zip(code, executed):
                 cell.outputs, cell.execution_count = ran.outputs, ran.execution_count
             for key in ("language_info", "widgets"):
@@ -162,6 +163,11 @@ def build(edition: str) -> int:
         confoverrides={"external_toc_path": toc_for(edition).as_posix(), "latex_individualpages": False,
                        "edition": edition, "nb_execution_mode": "cache",
                        "nb_execution_cache_path": str(cache_path)})
+    if status != 0:
+        # Sphinx counts a page read with warnings as up to date: forget the build environment, so the
+        # next build reads every page again (from the cache, bar the pages that failed) instead of
+        # keeping a failed page and reporting success
+        shutil.rmtree(output(edition) / ".doctrees", ignore_errors=True)
     return status
 
 

@@ -64,9 +64,14 @@ def _note_digest(app):
 
 
 def _record_digest(app, exception):
-    """Note which sources this build's executed notebooks come from (a build that failed notes nothing)."""
+    """Note which sources this build's executed notebooks come from.
+
+    A build that failed or warned notes nothing: a notebook whose execution stopped half-way is
+    written all the same, without the outputs of its later cells.
+    """
     executed = Path(app.outdir).parent / "jupyter_execute"
-    if exception is None and executed.is_dir():
+    (executed / DIGEST_FILE).unlink(missing_ok=True)
+    if exception is None and not getattr(app, "_warncount", 0) and executed.is_dir():
         (executed / DIGEST_FILE).write_text(app.editions_sources_digest + "\n")
 
 
