@@ -17,7 +17,7 @@ STARTED := $(shell date +%s)
 # no longer reads, so every test would be scheduled alone and both workers would build the book.)
 PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
-.PHONY: env browser book test check lab bench accuracy runs data-check clean
+.PHONY: env browser book student teacher test check lab bench accuracy runs data-check clean
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
@@ -36,6 +36,15 @@ $(JS_STAMP): book/package.json book/package-lock.json
 book: env
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml -W --keep-going
 	@echo "The book is at $(abspath $(HTML))/index.html"
+
+# A course's two editions (scripts/edition.py): the student's in _build/student/html, with no
+# solution in any page, page source or notebook download; the teacher's in _build/teacher/html, with
+# every solution and a solutions appendix.  After `make book` they execute no notebook again.
+student: env
+	$(BIN)/python scripts/edition.py student
+
+teacher: env
+	$(BIN)/python scripts/edition.py teacher
 
 # The whole suite, as CI runs it, on two workers; at the end the five slowest tests and the wall time
 # since make started.

@@ -117,6 +117,9 @@ def only_localhost(route, blocked: list) -> None:
 #: The tests that run chapters in kernels (live widgets, JupyterLab in Chromium): they come last, and
 #: wait for a book build under way (it fills the chapters' disk memo).
 KERNEL_MODULES = ("test_live_widgets.py", "test_lab_browser.py")
+#: Tests that build an edition of the book: after the other tests, so the reader's build (the other
+#: worker's, which they wait for) has executed the notebooks they reuse.
+EDITION_MODULES = ("test_editions.py",)
 
 
 #: Held (exclusively) while the session's book build runs.
@@ -155,7 +158,7 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Order the tests for xdist: the book build first, the chapters in kernels last.
+    """Order the tests for xdist: the book build first, then the editions, the chapters in kernels last.
 
     xdist (``--dist loadfile --no-loadscope-reorder``) hands out whole files in this order, so the first
     worker starts on test_book.py, the book build, at once
@@ -163,10 +166,12 @@ def pytest_collection_modifyitems(config, items):
     comparison, then the study tests (computing the comparisons the build has not reached), and
     whichever is free first takes the kernels' group.
     """
-    book, middle, kernels = [], [], []
+    book, middle, editions, kernels = [], [], [], []
     for item in items:
         if item.path.name in KERNEL_MODULES:
             kernels.append(item)
+        elif item.path.name in EDITION_MODULES:
+            editions.append(item)
         elif {"built_book", "rendered"} & set(getattr(item, "fixturenames", ())):
             book.append(item)
         else:
@@ -175,7 +180,7 @@ def pytest_collection_modifyitems(config, items):
         keys = _comparisons_of(item)
         return 0 if not keys else 3 if len(keys) > 1 else 2 if keys == [WARM_ORDER[0]] else 1
 
-    items[:] = book + sorted(middle, key=stage) + kernels
+    items[:] = book + sorted(middle, key=stage) + editions + kernels
 
 
 #: Studies in the order the book build computes their comparisons (longest first: mdf's takes over four

@@ -22,7 +22,8 @@ BY_CONSTRUCTION = r"by definition|by construction|identically|reciprocal of|copy
 
 def _toc_files() -> list[str]:
     toc = yaml.safe_load((ROOT / "book" / "_toc.yml").read_text())
-    return [entry["file"] for entry in toc.get("chapters", [])]
+    parts = toc.get("parts", [{"chapters": toc.get("chapters", [])}])
+    return [entry["file"] for part in parts for entry in part["chapters"]]
 
 
 def test_registry_notebooks_and_toc_agree():
