@@ -116,6 +116,18 @@ def _arrow_angle(dx: float, dy: float) -> float:
     return (math.degrees(math.atan2(dx, -dy))) % 360
 
 
+def _wrapped(line: str, most: int) -> list[str]:
+    """``line`` broken between words into lines of at most ``most`` characters (a longer word stays whole)."""
+    lines, current = [], ""
+    for word in line.split():
+        if current and len(current) + 1 + len(word) > most:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    return [*lines, current] if current or not lines else lines
+
+
 def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str = "") -> alt.LayerChart:
     """Boxes and arrows: a queueing network laid out on a grid.
 
@@ -128,6 +140,9 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
         One arrow per routing step, labelled at its middle (``""`` for none).
     title : str
         Chart title.
+
+    Each label is centred in its box; lines too long for the box even at
+    :data:`MIN_FONT_SIZE` are broken between words.
     """
     if not isinstance(title, str):
         raise ValueError(f"title = {title!r} has the wrong type: allowed a string")
@@ -143,12 +158,21 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     spacing = min([abs(a.x - b.x) for a, b in itertools.combinations(node_frame.itertuples(), 2)
                    if abs(a.y - b.y) < 1 and a.x != b.x] + [1.0])
     box_width = min(max(BOX_WIDTH, longest * GLYPH_WIDTH * FONT_SIZE + GAP), spacing * cell_width - GAP)
+    fits = max(1, int((box_width - GAP) / (GLYPH_WIDTH * MIN_FONT_SIZE)))  # characters a line at the smallest font
+    if longest > fits:  # even the smallest font would spill: break the long lines between words
+        node_frame["lines"] = [[part for line in lines for part in _wrapped(line, fits)]
+                               for lines in node_frame["lines"]]
+        longest = max(len(line) for lines in node_frame["lines"] for line in lines)
+        most_lines = max(len(lines) for lines in node_frame["lines"])
     font_size = max(MIN_FONT_SIZE, min(FONT_SIZE, (box_width - GAP) / (GLYPH_WIDTH * max(longest, 1))))
     box_height = max(BOX_HEIGHT, most_lines * LINE_HEIGHT * font_size + GAP)
     cell_height = max(CELL_HEIGHT, box_height + 2 * GAP + 12)
     edge_frame = _edge_frame(edges, node_frame, cell_width, cell_height, (box_width, box_height))
     node_frame["px"] = node_frame["x"] * cell_width
     node_frame["py"] = node_frame["y"] * cell_height
+    # Vega sets a label's first line on its y and the others below: lift each label by half its
+    # extra lines so the block is centred in its box
+    node_frame["label_py"] = node_frame["py"] - (node_frame["lines"].str.len() - 1) * LINE_HEIGHT * font_size / 2
     x_domain = [node_frame["px"].min() - cell_width / 2, node_frame["px"].max() + cell_width / 2]
     y_domain = [node_frame["py"].min() - cell_height / 2, node_frame["py"].max() + cell_height / 2]
     width = x_domain[1] - x_domain[0]
@@ -163,7 +187,7 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     ).encode(x=x, y=y, tooltip=[alt.Tooltip("key:N", title="node")])
     labels = alt.Chart(node_frame).mark_text(fontSize=font_size, color=INK,
                                              lineHeight=LINE_HEIGHT * font_size).encode(
-        x=x, y=y, text="lines")
+        x=x, y=alt.Y("label_py:Q", axis=None, scale=y_scale), text="lines")
     layers = [boxes, labels]
     if not edge_frame.empty:
         ex = alt.X("x0:Q", scale=x_scale, axis=None)
