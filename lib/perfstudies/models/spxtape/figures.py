@@ -33,13 +33,13 @@ def network_chart() -> alt.VConcatChart:
     """The three networks: SPXTAPE DUMP, SPXTAPE LOAD and SPTAPE, one above the other."""
     dump = network_diagram(
         nodes=[(f"v{i}", 0, i * 0.7, f"spool volume {i}\n(1 server)") for i in range(1, 5)]
-        + [("tape", 1.6, 1.05, "tape drives\n(n servers;\nwaiting room\n= memory buffer)"),
-           ("out", 2.8, 1.05, "on tape")],
+        + [("tape", 1.6, 1.75, "tape drives\n(n servers;\nwaiting room\n= memory buffer)"),
+           ("out", 2.8, 1.75, "on tape")],
         edges=[(f"v{i}", "tape", "") for i in range(1, 5)] + [("tape", "out", "32K blocks")],
         title="SPXTAPE DUMP: volumes read in parallel into a finite buffer")
     load = network_diagram(
-        nodes=[("tape", 0, 1.05, "tape drive\n(reads ahead)"),
-               ("create", 1.3, 1.05, "spool file creation\n(1 server;\nwaiting room\n= memory buffer)")]
+        nodes=[("tape", 0, 1.75, "tape drive\n(reads ahead)"),
+               ("create", 1.3, 1.75, "spool file creation\n(1 server;\nwaiting room\n= memory buffer)")]
         + [(f"v{i}", 2.6, i * 0.7, f"spool volume {i}\n(1 server)") for i in range(1, 5)],
         edges=[("tape", "create", "")] + [("create", f"v{i}", "") for i in range(1, 5)],
         title="SPXTAPE LOAD: files re-created one at a time")
