@@ -72,8 +72,8 @@ LAYOUT = """(slack) => {
     const svg = chart.querySelector('svg');
     const result = {index, title: '', overlaps: [], spills: [], outside: []};
     if (!svg) return result;
-    const titles = [...svg.querySelectorAll('.role-title-text text, .role-axis-title text')];
-    result.title = titles.length ? titles[0].textContent.trim() : '';
+    const titled = svg.querySelector('.role-title-text text') || svg.querySelector('.role-axis-title text');
+    result.title = titled ? titled.textContent.trim() : '';  // the chart's title, else its first axis title
     const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && shown(t, svg))
       .map(t => ({el: t, quad: quad(t)})).filter(t => t.quad);
     for (let i = 0; i < texts.length; i++) {
