@@ -156,6 +156,18 @@ def test_recall_response_grows_with_queue_length():
     assert closed == sorted(closed)
 
 
+def test_drives_held_by_import_export_slow_recalls():
+    # Six drives, 12 recalls ahead: the import/export task holds its source and destination drives
+    # (Sec. 7), so the recalls share four; the closed form goes from three rounds to four.
+    base = VTSParams(feature="EHPO", capacity_gb=1152, drives=6, volume_mb=800.0, recall_queue=12)
+    free, held = (replicate(recall_model, base.replace(import_export_drives=n), 20, SEED, progress=False)
+                  for n in (0, 2))
+    gap = held.mean("mount_response_s") - free.mean("mount_response_s")
+    assert gap > held.half_width("mount_response_s") + free.half_width("mount_response_s")
+    assert recall_response_s(base.replace(import_export_drives=2)) == 4 * recall_service_s(base)
+    assert recall_response_s(base) == 3 * recall_service_s(base)
+
+
 def test_the_bound_line_is_the_least_squares_line_through_the_bound():
     for workload in ("sustained_write", "peak_write"):
         m, b = bound_line(workload, 16)

@@ -113,14 +113,15 @@ def model(params: VTSParams, seed: int) -> dict[str, float]:
 
 
 def build_recall_network(params: VTSParams) -> ciw.Network:
-    """``recall_queue + 1`` recalls arriving one after the other at ``drives`` tape drives."""
+    """``recall_queue + 1`` recalls arriving one after the other at the tape drives an import/export task
+    leaves free (``drives - import_export_drives``: Sec. 7's task holds its source and destination drives)."""
     population = closed_population(params.recall_queue + 1, gap=INJECTION_GAP)
     tape = stations(params.replace(workload="read_recall"))["tape"]
     return ciw.create_network(
         arrival_distributions=[population.arrivals],
         batching_distributions=[population.batches],
         service_distributions=[service("tape", tape, params.volume_mb)],
-        number_of_servers=[params.drives],
+        number_of_servers=[params.drives - params.import_export_drives],
     )
 
 
