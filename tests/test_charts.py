@@ -90,3 +90,18 @@ def test_theme_puts_legends_below_whole_and_long_titles_wrap():
     title = charts.wrapped_title("word " * 60, width=300)
     assert all(len(line) <= 300 / (0.55 * 15) for line in title.text)
     assert charts.wrapped_title("short") == "short"
+
+
+def test_category_labels_sit_level_when_they_fit_their_band_and_slant_when_they_would_collide():
+    assert charts.category_axis(["1", "2", "4"], charts.PHONE_PLOT_WIDTH).to_dict()["labelAngle"] == 0
+    six = ["SPTAPE DUMP 1", "SPXTAPE DUMP 1", "SPXTAPE DUMP 2", "SPXTAPE DUMP 4", "SPTAPE LOAD 1", "SPXTAPE LOAD 1"]
+    assert charts.category_axis(six, charts.PHONE_PLOT_WIDTH).to_dict()["labelAngle"] == charts.SLANT
+    with pytest.raises(ValueError, match="^plot_width = 0 is out of range"):
+        charts.category_axis(six, 0)
+    with pytest.raises(ValueError, match="^labels is empty"):
+        charts.category_axis([], 300)
+    cells = [Cell(Published("T1", "elapsed", column, 10.0), model=11.0, role="calibration", ci_half_width=0.5)
+             for column in six]
+    spec = charts.published_vs_model(comparison_table(cells, study="s", document="d"), facet=None,
+                                     y_title="elapsed time (s)").to_dict()
+    assert spec["layer"][0]["encoding"]["x"]["axis"]["labelAngle"] == charts.SLANT

@@ -40,6 +40,12 @@ AXIS_ROOM = 70
 PANEL_GAP = 20
 #: Longest title line of a chart that fills its container: it must fit a phone's text column too.
 PHONE_TITLE_CHARS = 44
+#: Narrowest plot a chart sized to its container gets: a phone's text column less the y axis.
+PHONE_PLOT_WIDTH = 300
+#: Average width of one character of an axis label (12 px font), in pixels.
+LABEL_CHAR_WIDTH = 7
+#: Slant of category labels too long to sit level in their band.
+SLANT = -40
 #: Axis titles that say nothing about the quantity; helpers refuse them.
 VAGUE_TITLES = frozenset({"", "value", "values", "mean", "y", "x", "count", "number"})
 
@@ -176,6 +182,24 @@ def integer_axis(title: str, **options) -> alt.Axis:
     return alt.Axis(title=axis_title("title", title), format="d", tickMinStep=1, **options)
 
 
+def category_axis(labels, plot_width: float, **options) -> alt.Axis:
+    """An x axis of categories whose labels never overlap: level when each fits its band, else slanted.
+
+    ``labels`` are the categories along the axis and ``plot_width`` the narrowest the plot is drawn
+    (:data:`PHONE_PLOT_WIDTH` for a chart sized to its container).  Level labels wider than their
+    band run into their neighbours; slanted by :data:`SLANT` degrees they need only a band as wide
+    as a line of text is high.
+    """
+    labels = [str(label) for label in labels]
+    if not labels:
+        raise ValueError("labels is empty: allowed at least one category")
+    if isinstance(plot_width, bool) or not isinstance(plot_width, numbers.Real) or not 10 <= plot_width <= MAX_PIXELS:
+        raise ValueError(f"plot_width = {plot_width!r} is out of range: allowed a number of pixels "
+                         f"10 <= plot_width <= {MAX_PIXELS}")
+    level = max(map(len, labels)) * LABEL_CHAR_WIDTH <= plot_width / len(labels) - 4
+    return alt.Axis(labelAngle=0 if level else SLANT, labelLimit=120, **options)
+
+
 def _is_integer(column: pd.Series) -> bool:
     values = pd.to_numeric(column, errors="coerce").dropna()
     return pd.api.types.is_integer_dtype(column) or (not values.empty and bool((values == values.round()).all())
@@ -225,8 +249,10 @@ def published_vs_model(table: pd.DataFrame, *, y_title: str, x: str = "column", 
         frame.assign(source="model", value=frame["model"]),
     ])
     sources = alt.Scale(domain=["published", "model"], range=[PUBLISHED_COLOR, MODEL_COLOR])
+    categories = list(dict.fromkeys(frame[x]))
+    narrowest = width or (panel_width(columns) if facet else PHONE_PLOT_WIDTH)
     base = alt.Chart(long).encode(
-        x=alt.X(f"{x}:N", title=None, sort=list(dict.fromkeys(frame[x])), axis=alt.Axis(labelAngle=0, labelLimit=120)),
+        x=alt.X(f"{x}:N", title=None, sort=categories, axis=category_axis(categories, narrowest)),
         xOffset=alt.XOffset("source:N", sort=["published", "model"], scale=alt.Scale(paddingOuter=0.3)))
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
         y=alt.Y("value:Q", title=y_title),
