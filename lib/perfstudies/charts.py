@@ -104,7 +104,8 @@ def _theme() -> alt.theme.ThemeConfig:
     return {
         "config": {
             "view": {"continuousWidth": WIDTH, "continuousHeight": HEIGHT, "stroke": None},
-            "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True, "gridOpacity": 0.4},
+            # labels closer than 4 px read as one number ("0.020.03"): Vega hides every other one instead
+            "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True, "gridOpacity": 0.4, "labelSeparation": 4},
             # below the plot, never truncated, two entries a row: a legend neither widens a chart
             # past the text column nor cuts a label short
             "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "direction": "horizontal",
