@@ -15,16 +15,21 @@ they are, not as their much larger upright bounding boxes.
 
 #: Overlaps and spills smaller than this many pixels (anti-aliasing, font metrics) are not reported.
 SLACK = 1.5
+#: Labels on one line closer than this many pixels read as one word ("0.020.03"): they count as overlapping.
+GAP = 4
+#: What :data:`LAYOUT` takes (``page.evaluate(LAYOUT, ARGUMENTS)``).
+ARGUMENTS = [SLACK, GAP]
 
-LAYOUT = """(slack) => {
+LAYOUT = """([slack, gap]) => {
   const article = document.querySelector('article.bd-article') || document.querySelector('main');
-  const quad = el => {  // the element's own box, as four corners on the screen
+  const quad = (el, pad) => {  // the element's own box, pad wider at each end of its line, as four corners on the screen
     let box;
     try { box = el.getBBox(); } catch (error) { return null; }
     const m = el.getScreenCTM();
     if (!m || !box.width || !box.height) return null;
-    return [[box.x, box.y], [box.x + box.width, box.y], [box.x + box.width, box.y + box.height],
-            [box.x, box.y + box.height]].map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    const left = box.x - pad, right = box.x + box.width + pad;
+    return [[left, box.y], [right, box.y], [right, box.y + box.height], [left, box.y + box.height]]
+      .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
   };
   const depth = (p, q) => {  // separating axes: how deep two convex quadrilaterals overlap (<= 0: apart)
     let least = Infinity;
@@ -75,7 +80,7 @@ LAYOUT = """(slack) => {
     const titled = svg.querySelector('.role-title-text text') || svg.querySelector('.role-axis-title text');
     result.title = titled ? titled.textContent.trim() : '';  // the chart's title, else its first axis title
     const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && shown(t, svg))
-      .map(t => ({el: t, quad: quad(t)})).filter(t => t.quad);
+      .map(t => ({el: t, quad: quad(t, gap / 2)})).filter(t => t.quad);
     for (let i = 0; i < texts.length; i++) {
       for (let j = i + 1; j < texts.length; j++) {
         const d = depth(texts[i].quad, texts[j].quad);

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from book_layout import LAYOUT, SLACK, chart_problems, scroll_problems
+from book_layout import ARGUMENTS, LAYOUT, chart_problems, scroll_problems
 from conftest import BOOK_BUILDS, BUILT_BOOK_ENV, CHROMIUM, CHROMIUM_ARGS, ROOT, build_book, only_localhost
 from perfstudies.studies import STUDIES
 
@@ -219,7 +219,7 @@ def _render(context, book_url, page_path, width, result):
         page.locator("mjx-container").first.wait_for(state="attached", timeout=15_000)
     page.wait_for_timeout(300)  # container-sized charts redraw once their width is known
     measured = page.evaluate(MEASURE)
-    measured["layout"] = page.evaluate(LAYOUT, SLACK)
+    measured["layout"] = page.evaluate(LAYOUT, ARGUMENTS)
     page.evaluate("window.scrollTo(0, 0)")
     # A window as tall as the page first: Chromium's full-page capture otherwise resizes the window
     # for the shot, and charts sized to their container redraw at a transient width.

@@ -6,12 +6,12 @@ The book's own pages should pass them; this page must not, so a check that could
 
 import pytest
 
-from book_layout import LAYOUT, SLACK, chart_problems, scroll_problems
+from book_layout import ARGUMENTS, LAYOUT, chart_problems, scroll_problems
 from conftest import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
-#: A chart whose axis labels collide (and two rotated ones that do not, though their upright boxes
+#: A chart whose axis labels collide, two that touch (and two rotated ones that do not, though their upright boxes
 #: would), a hidden label, a diagram label wider than its box, a legend entry past the figure's
 #: right edge; a glued number bolder than its sentence (and one stressed with its sentence); a plain box that scrolls sideways and a table that scrolls with a cue.
 PAGE = """<!DOCTYPE html><html><body><article class="bd-article">
@@ -20,6 +20,7 @@ PAGE = """<!DOCTYPE html><html><body><article class="bd-article">
   <g class="mark-text role-title-text"><text x="5" y="15">A chart</text></g>
   <g class="mark-text role-axis-label">
    <text x="20" y="60">0.02</text><text x="36" y="60">0.03</text>
+   <text x="60" y="90" text-anchor="end">0.12</text><text x="61" y="90">0.13</text>
    <text x="120" y="60" opacity="0">hidden</text><text x="124" y="60">seen</text>
    <text transform="translate(180,90) rotate(-45)">rotated one</text>
    <text transform="translate(205,90) rotate(-45)">rotated two</text>
@@ -47,15 +48,16 @@ def layout():
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 420, "height": 600})
         page.set_content(PAGE)
-        measured = page.evaluate(LAYOUT, SLACK)
+        measured = page.evaluate(LAYOUT, ARGUMENTS)
         browser.close()
     return measured
 
 
-def test_overlapping_labels_are_found_and_rotated_neighbours_are_not(layout):
+def test_overlapping_and_touching_labels_are_found_and_rotated_neighbours_are_not(layout):
     overlaps = chart_problems(layout, "overlaps")
-    assert len(overlaps) == 1, overlaps
+    assert len(overlaps) == 2, overlaps
     assert '"0.02" (axis label) and "0.03" (axis label)' in overlaps[0]
+    assert '"0.12" (axis label) and "0.13" (axis label)' in overlaps[1], "1 px apart they read as one number"
     assert overlaps[0].startswith("chart 1 ('A chart')")
 
 
