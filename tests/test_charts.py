@@ -105,3 +105,15 @@ def test_category_labels_sit_level_when_they_fit_their_band_and_slant_when_they_
     spec = charts.published_vs_model(comparison_table(cells, study="s", document="d"), facet=None,
                                      y_title="elapsed time (s)").to_dict()
     assert spec["layer"][0]["encoding"]["x"]["axis"]["labelAngle"] == charts.SLANT
+
+
+def test_a_slider_over_numbered_categories_names_the_chosen_one_above_the_plot():
+    data = pd.DataFrame({"row": [1, 1, 2, 2], "x": [1.0, 2.0, 1.0, 2.0], "y": [1.0, 2.0, 3.0, 4.0],
+                         "name": ["72 GB, 9 GB disks", "72 GB, 9 GB disks", "1152 GB, 36 GB disks", "1152 GB, 36 GB disks"]})
+    spec = charts.slider_chart(data, "x", "y", "row", x_title="x (s)", y_title="y (s)", slider_labels="name").to_dict()
+    text = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "text")
+    assert [row["chosen"] for row in spec["datasets"][text["data"]["name"]]] == ["1: 72 GB, 9 GB disks",
+                                                                                  "2: 1152 GB, 36 GB disks"]
+    assert text["transform"] == [{"filter": "(datum['row'] === row_slider)"}], "only the chosen row's name is drawn"
+    with pytest.raises(ValueError, match="^slider_labels = 'nameless' is not a column"):
+        charts.slider_chart(data, "x", "y", "row", x_title="x (s)", y_title="y (s)", slider_labels="nameless")

@@ -302,7 +302,8 @@ def line_with_band(summary: pd.DataFrame, x: str, y: str = "mean", low: str = "l
 
 def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | None = None,
                  low: str | None = None, high: str | None = None, *, x_title: str, y_title: str,
-                 slider_name: str | None = None, color_title: str | None = None, title: str = "") -> alt.LayerChart:
+                 slider_name: str | None = None, color_title: str | None = None, title: str = "",
+                 slider_labels: str | None = None) -> alt.LayerChart:
     """A kernel-free interactive chart: a slider picks which slice of ``data`` is drawn.
 
     ``data`` is a precomputed sweep; ``slider`` names the numeric column the
@@ -312,10 +313,13 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
     ``y_title`` name each quantity with its unit (required); an integer ``x``
     gets whole-number ticks.  The y axis spans every slice, so moving the
     slider shows the change against a fixed scale and no point leaves the plot.
+    Where the slider's numbers stand for categories (Table 3's rows), the
+    ``slider_labels`` column names each one, and the chosen one's name is
+    written above the plot, so the reader needs no lookup table.
     """
     if not isinstance(data, pd.DataFrame):
         raise ValueError(f"data = {type(data).__name__} has the wrong type: allowed a pandas DataFrame")
-    _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high)
+    _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high, slider_labels=slider_labels)
     if (low is None) != (high is None):
         raise ValueError(f"low = {low!r}, high = {high!r}: allowed both columns or neither")
     values = sorted(data[slider].unique())
@@ -345,4 +349,19 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
     if low and high:
         band = base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q")
         layers.insert(0, band)
+    if slider_labels:
+        layers.append(_chosen_name(data, slider, slider_labels, pick))
     return alt.layer(*layers).add_params(pick).properties(title=wrapped_title(title))
+
+
+def _chosen_name(data: pd.DataFrame, slider: str, slider_labels: str, pick) -> alt.Chart:
+    """The name of the slider's chosen category (``"4: 1152 GB, 36 GB disks, 4(2+P), EHPO"``), above the plot."""
+    names = data[[slider, slider_labels]].dropna().drop_duplicates(slider)
+    if names.empty:
+        raise ValueError(f"slider_labels = {slider_labels!r} names no slider value: allowed a column with a name "
+                         f"for each value of {slider!r}")
+    names = names.assign(chosen=[f"{value:g}: {name}" if isinstance(value, numbers.Real) else f"{value}: {name}"
+                                 for value, name in zip(names[slider], names[slider_labels])])
+    return alt.Chart(names).transform_filter(alt.datum[slider] == pick).mark_text(
+        align="left", baseline="bottom", dy=-6, fontSize=12, fontWeight="bold").encode(
+        x=alt.value(0), y=alt.value(0), text="chosen:N")
