@@ -117,3 +117,17 @@ def test_a_slider_over_numbered_categories_names_the_chosen_one_above_the_plot()
     assert text["transform"] == [{"filter": "(datum['row'] === row_slider)"}], "only the chosen row's name is drawn"
     with pytest.raises(ValueError, match="^slider_labels = 'nameless' is not a column"):
         charts.slider_chart(data, "x", "y", "row", x_title="x (s)", y_title="y (s)", slider_labels="nameless")
+
+
+def test_a_faceted_slider_chart_gives_each_facet_its_own_panel_band_and_fixed_y_axis_under_one_slider():
+    data = pd.DataFrame({"rate": [1, 1, 2, 2] * 2, "x": [1.0, 2.0] * 4, "y": [1.0, 2.0, 3.0, 4.0, 10.0, 20.0, 30.0, 40.0],
+                         "metric": ["IOSQ"] * 4 + ["RESP"] * 4})
+    data = data.assign(low=data["y"] - 0.5, high=data["y"] + 0.5)
+    spec = charts.slider_chart(data, "x", "y", "rate", low="low", high="high", facet="metric",
+                               x_title="x (s)", y_title="y (s)").to_dict()
+    assert [panel["title"]["text"] for panel in spec["vconcat"]] == ["IOSQ", "RESP"]
+    assert [len(panel["layer"]) for panel in spec["vconcat"]] == [2, 2], "a band and a line in each panel"
+    domains = [panel["layer"][1]["encoding"]["y"]["scale"]["domain"] for panel in spec["vconcat"]]
+    assert domains == [[0, pytest.approx(4.5 * 1.05)], [0, pytest.approx(40.5 * 1.05)]]
+    assert spec["resolve"]["scale"]["y"] == "independent"
+    assert [param["name"] for param in spec["params"]] == ["rate_slider"], "one slider moves every panel"

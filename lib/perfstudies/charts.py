@@ -35,6 +35,8 @@ MAX_PIXELS = 10_000
 #: Plot area of a single chart that leaves room for a y axis inside :data:`COLUMN_WIDTH`.
 WIDTH = 540
 HEIGHT = 280
+#: Plot height of each panel of a faceted slider chart (panels stack).
+FACET_HEIGHT = 120
 #: Room one y axis (labels and title) takes beside a plot, and the gap between panels.
 AXIS_ROOM = 70
 PANEL_GAP = 20
@@ -303,7 +305,7 @@ def line_with_band(summary: pd.DataFrame, x: str, y: str = "mean", low: str = "l
 def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | None = None,
                  low: str | None = None, high: str | None = None, *, x_title: str, y_title: str,
                  slider_name: str | None = None, color_title: str | None = None, title: str = "",
-                 slider_labels: str | None = None) -> alt.LayerChart:
+                 slider_labels: str | None = None, facet: str | None = None) -> alt.LayerChart | alt.VConcatChart:
     """A kernel-free interactive chart: a slider picks which slice of ``data`` is drawn.
 
     ``data`` is a precomputed sweep; ``slider`` names the numeric column the
@@ -315,11 +317,15 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
     slider shows the change against a fixed scale and no point leaves the plot.
     Where the slider's numbers stand for categories (Table 3's rows), the
     ``slider_labels`` column names each one, and the chosen one's name is
-    written above the plot, so the reader needs no lookup table.
+    written above the plot, so the reader needs no lookup table.  With
+    ``facet``, each value of that column gets a panel of its own (stacked, one
+    slider for all, each panel's y axis fixed over the slider's range), so
+    bands that would overlap in one plot are each seen whole.
     """
     if not isinstance(data, pd.DataFrame):
         raise ValueError(f"data = {type(data).__name__} has the wrong type: allowed a pandas DataFrame")
-    _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high, slider_labels=slider_labels)
+    _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high, slider_labels=slider_labels,
+                     facet=facet)
     if (low is None) != (high is None):
         raise ValueError(f"low = {low!r}, high = {high!r}: allowed both columns or neither")
     values = sorted(data[slider].unique())
@@ -339,19 +345,29 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
                                             name=f"{slider_name or slider} "))
     encode_color = {"color": alt.Color(f"{color}:N", title=color_title)} if color else {}
     x_scale = alt.Scale(domain=[float(data[x].min()), float(data[x].max())])
-    y_max = float((data[high] if high else data[y]).max())
-    y_scale = alt.Scale(domain=[0, y_max * 1.05])
-    base = alt.Chart(data).transform_filter(alt.datum[slider] == pick).encode(
-        x=alt.X(f"{x}:Q", axis=x_axis, scale=x_scale), **encode_color)
-    line = base.mark_line(point=True).encode(
-        y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale), tooltip=list(data.columns))
-    layers = [line]
-    if low and high:
-        band = base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q")
-        layers.insert(0, band)
-    if slider_labels:
-        layers.append(_chosen_name(data, slider, slider_labels, pick))
-    return alt.layer(*layers).add_params(pick).properties(title=wrapped_title(title))
+
+    def layers(part: pd.DataFrame) -> list:
+        y_max = float((part[high] if high else part[y]).max())
+        y_scale = alt.Scale(domain=[0, y_max * 1.05])
+        base = alt.Chart(part).transform_filter(alt.datum[slider] == pick).encode(
+            x=alt.X(f"{x}:Q", axis=x_axis, scale=x_scale), **encode_color)
+        line = base.mark_line(point=True).encode(
+            y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale), tooltip=list(data.columns))
+        if not (low and high):
+            return [line]
+        return [base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q"),
+                line]
+
+    named = [_chosen_name(data, slider, slider_labels, pick)] if slider_labels else []
+    if facet is None:
+        return alt.layer(*layers(data), *named).add_params(pick).properties(title=wrapped_title(title))
+    panels = [alt.layer(*layers(part)).properties(title=alt.TitleParams(str(value), fontSize=13), width=WIDTH,
+                                                    height=FACET_HEIGHT)
+              for value, part in data.groupby(facet, sort=False)]
+    if named:
+        panels[0] = alt.layer(panels[0], *named)
+    return alt.vconcat(*panels, spacing=PANEL_GAP).resolve_scale(y="independent").add_params(pick).properties(
+        title=wrapped_title(title))
 
 
 def _chosen_name(data: pd.DataFrame, slider: str, slider_labels: str, pick) -> alt.Chart:
