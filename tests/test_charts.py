@@ -131,3 +131,16 @@ def test_a_faceted_slider_chart_gives_each_facet_its_own_panel_band_and_fixed_y_
     assert domains == [[0, pytest.approx(4.5 * 1.05)], [0, pytest.approx(40.5 * 1.05)]]
     assert spec["resolve"]["scale"]["y"] == "independent"
     assert [param["name"] for param in spec["params"]] == ["rate_slider"], "one slider moves every panel"
+
+
+def test_dashed_lines_keep_coinciding_lines_apart_with_a_dash_legend_of_lines():
+    data = pd.DataFrame({"paths": [1] * 4 + [2] * 4, "x": [1.0, 2.0] * 4, "y": [5.0, 3.0, 5.0, 3.0] * 2,
+                         "channel": ["ESCON", "ESCON", "FICON", "FICON"] * 2, "device": ["3390-3"] * 8})
+    spec = charts.slider_chart(data, "x", "y", "paths", color="device", dash="channel", dash_title="channel",
+                               x_title="x (s)", y_title="y (s)").to_dict()
+    line = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "line")
+    dash = line["encoding"]["strokeDash"]
+    assert dash["scale"]["domain"] == ["ESCON", "FICON"] and dash["scale"]["range"][0] == [1, 0]
+    assert dash["scale"]["range"][1] != [1, 0], "the second line is dashed"
+    assert dash["legend"]["symbolType"] == "stroke"
+    assert any(layer["mark"]["type"] == "point" for layer in spec["layer"]), "points in a layer of their own"

@@ -305,7 +305,8 @@ def line_with_band(summary: pd.DataFrame, x: str, y: str = "mean", low: str = "l
 def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | None = None,
                  low: str | None = None, high: str | None = None, *, x_title: str, y_title: str,
                  slider_name: str | None = None, color_title: str | None = None, title: str = "",
-                 slider_labels: str | None = None, facet: str | None = None) -> alt.LayerChart | alt.VConcatChart:
+                 slider_labels: str | None = None, facet: str | None = None, dash: str | None = None,
+                 dash_title: str | None = None) -> alt.LayerChart | alt.VConcatChart:
     """A kernel-free interactive chart: a slider picks which slice of ``data`` is drawn.
 
     ``data`` is a precomputed sweep; ``slider`` names the numeric column the
@@ -320,12 +321,14 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
     written above the plot, so the reader needs no lookup table.  With
     ``facet``, each value of that column gets a panel of its own (stacked, one
     slider for all, each panel's y axis fixed over the slider's range), so
-    bands that would overlap in one plot are each seen whole.
+    bands that would overlap in one plot are each seen whole.  ``dash`` names
+    a column whose values get lines of their own dash (the first solid, the
+    others dashed and drawn above it), so two lines that coincide both show.
     """
     if not isinstance(data, pd.DataFrame):
         raise ValueError(f"data = {type(data).__name__} has the wrong type: allowed a pandas DataFrame")
     _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high, slider_labels=slider_labels,
-                     facet=facet)
+                     facet=facet, dash=dash)
     if (low is None) != (high is None):
         raise ValueError(f"low = {low!r}, high = {high!r}: allowed both columns or neither")
     values = sorted(data[slider].unique())
@@ -344,6 +347,13 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
                      bind=alt.binding_range(min=start, max=values[-1], step=step,
                                             name=f"{slider_name or slider} "))
     encode_color = {"color": alt.Color(f"{color}:N", title=color_title)} if color else {}
+    dashed = {}
+    if dash:
+        dashes = list(dict.fromkeys(data[dash]))
+        dashed["strokeDash"] = alt.StrokeDash(f"{dash}:N", title=dash_title, sort=dashes, scale=alt.Scale(
+            domain=dashes, range=[[1, 0], *[[6 - i, 3] for i in range(len(dashes) - 1)]]),
+            legend=alt.Legend(symbolType="stroke", symbolSize=400, symbolStrokeWidth=2, symbolStrokeColor="#333333"))
+        encode_color["detail"] = alt.Detail(f"{dash}:N")  # a band per line, not one per colour
     x_scale = alt.Scale(domain=[float(data[x].min()), float(data[x].max())])
 
     def layers(part: pd.DataFrame) -> list:
@@ -351,12 +361,14 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
         y_scale = alt.Scale(domain=[0, y_max * 1.05])
         base = alt.Chart(part).transform_filter(alt.datum[slider] == pick).encode(
             x=alt.X(f"{x}:Q", axis=x_axis, scale=x_scale), **encode_color)
-        line = base.mark_line(point=True).encode(
-            y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale), tooltip=list(data.columns))
+        y_encoding = alt.Y(f"{y}:Q", title=y_title, scale=y_scale)
+        # dashed lines carry their points in a layer of their own, so the dash legend shows lines, not dots
+        line = base.mark_line(point=not dash).encode(y=y_encoding, tooltip=list(data.columns), **dashed)
+        lines = [line, base.mark_point(filled=True, opacity=1).encode(y=y_encoding)] if dash else [line]
         if not (low and high):
-            return [line]
+            return lines
         return [base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q"),
-                line]
+                *lines]
 
     named = [_chosen_name(data, slider, slider_labels, pick)] if slider_labels else []
     if facet is None:
