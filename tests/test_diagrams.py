@@ -107,3 +107,11 @@ def test_labels_are_centred_in_their_boxes_and_long_lines_break_between_words():
     lifted = rows["a"]["py"] - rows["a"]["label_py"]
     assert lifted == pytest.approx((len(rows["a"]["lines"]) - 1) * text["mark"]["lineHeight"] / 2)
     assert rows["b"]["label_py"] == rows["b"]["py"]
+
+
+def test_a_timeline_legend_of_long_state_names_takes_one_column_so_it_fits_a_phone():
+    frame = pd.DataFrame({"lane": ["CP"] * 2, "state": ["held: interrupt pending", "running: guest work"],
+                          "start": [0.0, 1.0], "end": [1.0, 2.0]})
+    assert timeline(frame).to_dict()["encoding"]["color"]["legend"]["columns"] == 1
+    short = frame.assign(state=["busy", "idle"])
+    assert timeline(short).to_dict()["encoding"]["color"]["legend"]["columns"] == 2

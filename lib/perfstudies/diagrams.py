@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 
-from perfstudies.charts import COLUMN_WIDTH, axis_title, wrapped_title
+from perfstudies.charts import AXIS_ROOM, COLUMN_WIDTH, LABEL_CHAR_WIDTH, PHONE_PLOT_WIDTH, axis_title, wrapped_title
 
 #: Size of one grid cell of a network diagram, in pixels.
 CELL_WIDTH = 200
@@ -42,6 +42,8 @@ GLYPH_WIDTH = 0.56
 #: Most nodes or edges of one diagram, and the largest grid position (a diagram fits the text column).
 MAX_ITEMS = 200
 MAX_GRID = 1_000
+#: Room a legend entry takes besides its label: the symbol, its gap and the gap to the next column.
+LEGEND_SYMBOL_ROOM = 34
 BOX_FILL = "#f2f2f2"
 INK = "#333333"
 
@@ -219,7 +221,8 @@ def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: 
     x_title : str
         The time axis's title with its unit (``"time (ms)"``).
 
-    The states' legend sits below the bars, every label whole.
+    The states' legend sits below the bars, every label whole: two entries a
+    row where they fit a phone's chart, else one.
     """
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"frame = {type(frame).__name__} has the wrong type: allowed a pandas DataFrame")
@@ -230,10 +233,14 @@ def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: 
     if (frame[end] < frame[start]).any():
         raise ValueError(f"frame has rows where {end} < {start}: allowed intervals with {start} <= {end}")
     lanes = list(dict.fromkeys(frame[lane]))
+    states = list(dict.fromkeys(frame[state]))
+    # two entries a row where two of the longest (with their symbols) fit a phone's chart, else one
+    entry = max([len(str(name)) for name in states] + [1]) * LABEL_CHAR_WIDTH + LEGEND_SYMBOL_ROOM
+    columns = 2 if 2 * entry <= PHONE_PLOT_WIDTH + AXIS_ROOM else 1
     return alt.Chart(frame).mark_bar(height={"band": 0.7}).encode(
         x=alt.X(f"{start}:Q", title=x_title),
         x2=f"{end}:Q",
         y=alt.Y(f"{lane}:N", title=None, sort=lanes),
-        color=alt.Color(f"{state}:N", title=None, sort=list(dict.fromkeys(frame[state]))),
+        color=alt.Color(f"{state}:N", title=None, sort=states, legend=alt.Legend(columns=columns)),
         tooltip=list(frame.columns),
     ).properties(title=wrapped_title(title), height=max(60, 28 * len(lanes)))
