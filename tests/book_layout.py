@@ -115,7 +115,7 @@ LAYOUT = """([slack, gap]) => {
       && el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
     .map(el => ({what: el.tagName.toLowerCase() + (el.className && typeof el.className === 'string'
                    ? '.' + el.className.trim().split(/\\s+/).join('.') : ''),
-                 text: el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 50),
+                 text: (el.innerText || el.textContent).trim().replace(/\\s+/g, ' ').slice(0, 50),
                  scrollWidth: el.scrollWidth, clientWidth: el.clientWidth,
                  table: (el.tagName === 'TABLE' || !!el.querySelector('table')) && !el.querySelector('svg, canvas'),
                  cue: getComputedStyle(el).backgroundImage.includes('gradient')}));
