@@ -5,7 +5,9 @@ desktop's (1300 px) and a phone's (420 px), with every non-localhost request
 blocked, and check what a reader would see: no console error, every chart
 drawn, sliders that change their chart, charts and tables no wider than the
 text column, no page that scrolls sideways, no raw ``nan`` or exponent in a
-table.  Screenshots of every page at both widths land in ``_build/screenshots/``.
+table; and what a reader would otherwise catch by eye (``book_layout``): no two
+labels of a chart overlapping, no diagram label spilling out of its box, no
+legend entry outside its figure, nothing but a cued table scrolling sideways.  Screenshots of every page at both widths land in ``_build/screenshots/``.
 Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from book_layout import ARGUMENTS, LAYOUT, chart_problems, scroll_problems
 from conftest import BOOK_BUILDS, BUILT_BOOK_ENV, CHROMIUM, CHROMIUM_ARGS, ROOT, build_book, only_localhost
 from perfstudies.studies import STUDIES
 
@@ -216,6 +219,7 @@ def _render(context, book_url, page_path, width, result):
         page.locator("mjx-container").first.wait_for(state="attached", timeout=15_000)
     page.wait_for_timeout(300)  # container-sized charts redraw once their width is known
     measured = page.evaluate(MEASURE)
+    measured["layout"] = page.evaluate(LAYOUT, ARGUMENTS)
     page.evaluate("window.scrollTo(0, 0)")
     # A window as tall as the page first: Chromium's full-page capture otherwise resizes the window
     # for the shot, and charts sized to their container redraw at a transient width.
@@ -300,3 +304,46 @@ def _move_slider_and_check_chart_changes(page, page_path, problems):
     page.wait_for_timeout(500)
     if chart.locator("svg").first.inner_html() == before:
         problems.append(f"{page_path}: moving the slider to {target} did not change the chart")
+
+
+def _layout_problems(rendered, widths, problems_of) -> dict[str, list[str]]:
+    problems = {}
+    for width in widths:
+        for page, measured in rendered[width].items():
+            for problem in problems_of(measured["layout"]):
+                problems.setdefault(page, []).append(f"({width} px) {problem}")
+    return problems
+
+
+@pytest.mark.browser
+def test_no_two_labels_of_a_chart_overlap(rendered):
+    """Axis labels, legend labels, titles and mark labels of one chart, at both widths."""
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "overlaps"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_every_diagram_label_stays_inside_its_box(rendered):
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "spills"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_every_legend_entry_is_inside_its_figure(rendered):
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "outside"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_nothing_scrolls_sideways_inside_a_page_at_420_px_but_a_cued_table(rendered):
+    """A box that scrolls sideways hides part of itself: only a table may, and it shows that it does."""
+    problems = _layout_problems(rendered, (NARROW,), scroll_problems)
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_glued_numbers_are_set_in_the_weight_of_their_sentence(rendered):
+    """myst-nb sets glued text bold; the book's stylesheet sets it as its sentence is (bold inside **...**)."""
+    problems = {page: [f"glued {text!r} is bolder than its sentence" for text in measured["layout"]["shouted"]]
+                for page, measured in rendered[WIDE].items() if measured["layout"]["shouted"]}
+    assert not problems, _by_page(problems)

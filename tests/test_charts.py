@@ -90,3 +90,57 @@ def test_theme_puts_legends_below_whole_and_long_titles_wrap():
     title = charts.wrapped_title("word " * 60, width=300)
     assert all(len(line) <= 300 / (0.55 * 15) for line in title.text)
     assert charts.wrapped_title("short") == "short"
+
+
+def test_category_labels_sit_level_when_they_fit_their_band_and_slant_when_they_would_collide():
+    assert charts.category_axis(["1", "2", "4"], charts.PHONE_PLOT_WIDTH).to_dict()["labelAngle"] == 0
+    six = ["SPTAPE DUMP 1", "SPXTAPE DUMP 1", "SPXTAPE DUMP 2", "SPXTAPE DUMP 4", "SPTAPE LOAD 1", "SPXTAPE LOAD 1"]
+    assert charts.category_axis(six, charts.PHONE_PLOT_WIDTH).to_dict()["labelAngle"] == charts.SLANT
+    with pytest.raises(ValueError, match="^plot_width = 0 is out of range"):
+        charts.category_axis(six, 0)
+    with pytest.raises(ValueError, match="^labels is empty"):
+        charts.category_axis([], 300)
+    cells = [Cell(Published("T1", "elapsed", column, 10.0), model=11.0, role="calibration", ci_half_width=0.5)
+             for column in six]
+    spec = charts.published_vs_model(comparison_table(cells, study="s", document="d"), facet=None,
+                                     y_title="elapsed time (s)").to_dict()
+    assert spec["layer"][0]["encoding"]["x"]["axis"]["labelAngle"] == charts.SLANT
+
+
+def test_a_slider_over_numbered_categories_names_the_chosen_one_above_the_plot():
+    data = pd.DataFrame({"row": [1, 1, 2, 2], "x": [1.0, 2.0, 1.0, 2.0], "y": [1.0, 2.0, 3.0, 4.0],
+                         "name": ["72 GB, 9 GB disks", "72 GB, 9 GB disks", "1152 GB, 36 GB disks", "1152 GB, 36 GB disks"]})
+    spec = charts.slider_chart(data, "x", "y", "row", x_title="x (s)", y_title="y (s)", slider_labels="name").to_dict()
+    text = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "text")
+    assert [row["chosen"] for row in spec["datasets"][text["data"]["name"]]] == ["1: 72 GB, 9 GB disks",
+                                                                                  "2: 1152 GB, 36 GB disks"]
+    assert text["transform"] == [{"filter": "(datum['row'] === row_slider)"}], "only the chosen row's name is drawn"
+    with pytest.raises(ValueError, match="^slider_labels = 'nameless' is not a column"):
+        charts.slider_chart(data, "x", "y", "row", x_title="x (s)", y_title="y (s)", slider_labels="nameless")
+
+
+def test_a_faceted_slider_chart_gives_each_facet_its_own_panel_band_and_fixed_y_axis_under_one_slider():
+    data = pd.DataFrame({"rate": [1, 1, 2, 2] * 2, "x": [1.0, 2.0] * 4, "y": [1.0, 2.0, 3.0, 4.0, 10.0, 20.0, 30.0, 40.0],
+                         "metric": ["IOSQ"] * 4 + ["RESP"] * 4})
+    data = data.assign(low=data["y"] - 0.5, high=data["y"] + 0.5)
+    spec = charts.slider_chart(data, "x", "y", "rate", low="low", high="high", facet="metric",
+                               x_title="x (s)", y_title="y (s)").to_dict()
+    assert [panel["title"]["text"] for panel in spec["vconcat"]] == ["IOSQ", "RESP"]
+    assert [len(panel["layer"]) for panel in spec["vconcat"]] == [2, 2], "a band and a line in each panel"
+    domains = [panel["layer"][1]["encoding"]["y"]["scale"]["domain"] for panel in spec["vconcat"]]
+    assert domains == [[0, pytest.approx(4.5 * 1.05)], [0, pytest.approx(40.5 * 1.05)]]
+    assert spec["resolve"]["scale"]["y"] == "independent"
+    assert [param["name"] for param in spec["params"]] == ["rate_slider"], "one slider moves every panel"
+
+
+def test_dashed_lines_keep_coinciding_lines_apart_with_a_dash_legend_of_lines():
+    data = pd.DataFrame({"paths": [1] * 4 + [2] * 4, "x": [1.0, 2.0] * 4, "y": [5.0, 3.0, 5.0, 3.0] * 2,
+                         "channel": ["ESCON", "ESCON", "FICON", "FICON"] * 2, "device": ["3390-3"] * 8})
+    spec = charts.slider_chart(data, "x", "y", "paths", color="device", dash="channel", dash_title="channel",
+                               x_title="x (s)", y_title="y (s)").to_dict()
+    line = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "line")
+    dash = line["encoding"]["strokeDash"]
+    assert dash["scale"]["domain"] == ["ESCON", "FICON"] and dash["scale"]["range"][0] == [1, 0]
+    assert dash["scale"]["range"][1] != [1, 0], "the second line is dashed"
+    assert dash["legend"]["symbolType"] == "stroke"
+    assert any(layer["mark"]["type"] == "point" for layer in spec["layer"]), "points in a layer of their own"

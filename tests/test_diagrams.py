@@ -91,3 +91,27 @@ def test_boxes_in_one_row_never_overlap_even_when_nodes_are_close():
     rect = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "rect")["mark"]
     cell_width = min(diagrams.CELL_WIDTH, diagrams.MAX_WIDTH / 4.2)
     assert rect["width"] <= 0.8 * cell_width - diagrams.GAP + 1e-9
+
+
+def test_labels_are_centred_in_their_boxes_and_long_lines_break_between_words():
+    label = "a rather long label that cannot fit\n(second line)"
+    spec = network_diagram([("a", 0, 0, label), ("b", 0.6, 0, "b")], []).to_dict()
+    rect = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "rect")
+    text = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "text")
+    rows = {row["key"]: row for row in spec["datasets"][spec["data"]["name"]]}  # no edges: one dataset
+    most = (rect["mark"]["width"] - diagrams.GAP) / (diagrams.GLYPH_WIDTH * diagrams.MIN_FONT_SIZE)
+    assert rows["a"]["lines"][-1] == "(second line)" and len(rows["a"]["lines"]) > 2
+    assert all(len(line) <= most for line in rows["a"]["lines"]), rows["a"]["lines"]
+    assert " ".join(rows["a"]["lines"][:-1]) == "a rather long label that cannot fit", "no word is lost or split"
+    # Vega sets the first line on y and the rest below: the block's middle is the box's middle
+    lifted = rows["a"]["py"] - rows["a"]["label_py"]
+    assert lifted == pytest.approx((len(rows["a"]["lines"]) - 1) * text["mark"]["lineHeight"] / 2)
+    assert rows["b"]["label_py"] == rows["b"]["py"]
+
+
+def test_a_timeline_legend_of_long_state_names_takes_one_column_so_it_fits_a_phone():
+    frame = pd.DataFrame({"lane": ["CP"] * 2, "state": ["held: interrupt pending", "running: guest work"],
+                          "start": [0.0, 1.0], "end": [1.0, 2.0]})
+    assert timeline(frame).to_dict()["encoding"]["color"]["legend"]["columns"] == 1
+    short = frame.assign(state=["busy", "idle"])
+    assert timeline(short).to_dict()["encoding"]["color"]["legend"]["columns"] == 2

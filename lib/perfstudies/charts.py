@@ -35,11 +35,19 @@ MAX_PIXELS = 10_000
 #: Plot area of a single chart that leaves room for a y axis inside :data:`COLUMN_WIDTH`.
 WIDTH = 540
 HEIGHT = 280
+#: Plot height of each panel of a faceted slider chart (panels stack).
+FACET_HEIGHT = 120
 #: Room one y axis (labels and title) takes beside a plot, and the gap between panels.
 AXIS_ROOM = 70
 PANEL_GAP = 20
 #: Longest title line of a chart that fills its container: it must fit a phone's text column too.
 PHONE_TITLE_CHARS = 44
+#: Narrowest plot a chart sized to its container gets: a phone's text column less the y axis.
+PHONE_PLOT_WIDTH = 300
+#: Average width of one character of an axis label (12 px font), in pixels.
+LABEL_CHAR_WIDTH = 7
+#: Slant of category labels too long to sit level in their band.
+SLANT = -40
 #: Axis titles that say nothing about the quantity; helpers refuse them.
 VAGUE_TITLES = frozenset({"", "value", "values", "mean", "y", "x", "count", "number"})
 
@@ -98,7 +106,8 @@ def _theme() -> alt.theme.ThemeConfig:
     return {
         "config": {
             "view": {"continuousWidth": WIDTH, "continuousHeight": HEIGHT, "stroke": None},
-            "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True, "gridOpacity": 0.4},
+            # labels closer than 4 px read as one number ("0.020.03"): Vega hides every other one instead
+            "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True, "gridOpacity": 0.4, "labelSeparation": 4},
             # below the plot, never truncated, two entries a row: a legend neither widens a chart
             # past the text column nor cuts a label short
             "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom", "direction": "horizontal",
@@ -176,6 +185,24 @@ def integer_axis(title: str, **options) -> alt.Axis:
     return alt.Axis(title=axis_title("title", title), format="d", tickMinStep=1, **options)
 
 
+def category_axis(labels, plot_width: float, **options) -> alt.Axis:
+    """An x axis of categories whose labels never overlap: level when each fits its band, else slanted.
+
+    ``labels`` are the categories along the axis and ``plot_width`` the narrowest the plot is drawn
+    (:data:`PHONE_PLOT_WIDTH` for a chart sized to its container).  Level labels wider than their
+    band run into their neighbours; slanted by :data:`SLANT` degrees they need only a band as wide
+    as a line of text is high.
+    """
+    labels = [str(label) for label in labels]
+    if not labels:
+        raise ValueError("labels is empty: allowed at least one category")
+    if isinstance(plot_width, bool) or not isinstance(plot_width, numbers.Real) or not 10 <= plot_width <= MAX_PIXELS:
+        raise ValueError(f"plot_width = {plot_width!r} is out of range: allowed a number of pixels "
+                         f"10 <= plot_width <= {MAX_PIXELS}")
+    level = max(map(len, labels)) * LABEL_CHAR_WIDTH <= plot_width / len(labels) - 4
+    return alt.Axis(labelAngle=0 if level else SLANT, labelLimit=120, **options)
+
+
 def _is_integer(column: pd.Series) -> bool:
     values = pd.to_numeric(column, errors="coerce").dropna()
     return pd.api.types.is_integer_dtype(column) or (not values.empty and bool((values == values.round()).all())
@@ -225,8 +252,10 @@ def published_vs_model(table: pd.DataFrame, *, y_title: str, x: str = "column", 
         frame.assign(source="model", value=frame["model"]),
     ])
     sources = alt.Scale(domain=["published", "model"], range=[PUBLISHED_COLOR, MODEL_COLOR])
+    categories = list(dict.fromkeys(frame[x]))
+    narrowest = width or (panel_width(columns) if facet else PHONE_PLOT_WIDTH)
     base = alt.Chart(long).encode(
-        x=alt.X(f"{x}:N", title=None, sort=list(dict.fromkeys(frame[x])), axis=alt.Axis(labelAngle=0, labelLimit=120)),
+        x=alt.X(f"{x}:N", title=None, sort=categories, axis=category_axis(categories, narrowest)),
         xOffset=alt.XOffset("source:N", sort=["published", "model"], scale=alt.Scale(paddingOuter=0.3)))
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
         y=alt.Y("value:Q", title=y_title),
@@ -275,7 +304,9 @@ def line_with_band(summary: pd.DataFrame, x: str, y: str = "mean", low: str = "l
 
 def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | None = None,
                  low: str | None = None, high: str | None = None, *, x_title: str, y_title: str,
-                 slider_name: str | None = None, color_title: str | None = None, title: str = "") -> alt.LayerChart:
+                 slider_name: str | None = None, color_title: str | None = None, title: str = "",
+                 slider_labels: str | None = None, facet: str | None = None, dash: str | None = None,
+                 dash_title: str | None = None) -> alt.LayerChart | alt.VConcatChart:
     """A kernel-free interactive chart: a slider picks which slice of ``data`` is drawn.
 
     ``data`` is a precomputed sweep; ``slider`` names the numeric column the
@@ -285,10 +316,19 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
     ``y_title`` name each quantity with its unit (required); an integer ``x``
     gets whole-number ticks.  The y axis spans every slice, so moving the
     slider shows the change against a fixed scale and no point leaves the plot.
+    Where the slider's numbers stand for categories (Table 3's rows), the
+    ``slider_labels`` column names each one, and the chosen one's name is
+    written above the plot, so the reader needs no lookup table.  With
+    ``facet``, each value of that column gets a panel of its own (stacked, one
+    slider for all, each panel's y axis fixed over the slider's range), so
+    bands that would overlap in one plot are each seen whole.  ``dash`` names
+    a column whose values get lines of their own dash (the first solid, the
+    others dashed and drawn above it), so two lines that coincide both show.
     """
     if not isinstance(data, pd.DataFrame):
         raise ValueError(f"data = {type(data).__name__} has the wrong type: allowed a pandas DataFrame")
-    _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high)
+    _columns_present(data, x=x, y=y, slider=slider, color=color, low=low, high=high, slider_labels=slider_labels,
+                     facet=facet, dash=dash)
     if (low is None) != (high is None):
         raise ValueError(f"low = {low!r}, high = {high!r}: allowed both columns or neither")
     values = sorted(data[slider].unique())
@@ -307,15 +347,49 @@ def slider_chart(data: pd.DataFrame, x: str, y: str, slider: str, color: str | N
                      bind=alt.binding_range(min=start, max=values[-1], step=step,
                                             name=f"{slider_name or slider} "))
     encode_color = {"color": alt.Color(f"{color}:N", title=color_title)} if color else {}
+    dashed = {}
+    if dash:
+        dashes = list(dict.fromkeys(data[dash]))
+        dashed["strokeDash"] = alt.StrokeDash(f"{dash}:N", title=dash_title, sort=dashes, scale=alt.Scale(
+            domain=dashes, range=[[1, 0], *[[6 - i, 3] for i in range(len(dashes) - 1)]]),
+            legend=alt.Legend(symbolType="stroke", symbolSize=400, symbolStrokeWidth=2, symbolStrokeColor="#333333"))
+        encode_color["detail"] = alt.Detail(f"{dash}:N")  # a band per line, not one per colour
     x_scale = alt.Scale(domain=[float(data[x].min()), float(data[x].max())])
-    y_max = float((data[high] if high else data[y]).max())
-    y_scale = alt.Scale(domain=[0, y_max * 1.05])
-    base = alt.Chart(data).transform_filter(alt.datum[slider] == pick).encode(
-        x=alt.X(f"{x}:Q", axis=x_axis, scale=x_scale), **encode_color)
-    line = base.mark_line(point=True).encode(
-        y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale), tooltip=list(data.columns))
-    layers = [line]
-    if low and high:
-        band = base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q")
-        layers.insert(0, band)
-    return alt.layer(*layers).add_params(pick).properties(title=wrapped_title(title))
+
+    def layers(part: pd.DataFrame) -> list:
+        y_max = float((part[high] if high else part[y]).max())
+        y_scale = alt.Scale(domain=[0, y_max * 1.05])
+        base = alt.Chart(part).transform_filter(alt.datum[slider] == pick).encode(
+            x=alt.X(f"{x}:Q", axis=x_axis, scale=x_scale), **encode_color)
+        y_encoding = alt.Y(f"{y}:Q", title=y_title, scale=y_scale)
+        # dashed lines carry their points in a layer of their own, so the dash legend shows lines, not dots
+        line = base.mark_line(point=not dash).encode(y=y_encoding, tooltip=list(data.columns), **dashed)
+        lines = [line, base.mark_point(filled=True, opacity=1).encode(y=y_encoding)] if dash else [line]
+        if not (low and high):
+            return lines
+        return [base.mark_area(opacity=0.2, clip=True).encode(y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q"),
+                *lines]
+
+    named = [_chosen_name(data, slider, slider_labels, pick)] if slider_labels else []
+    if facet is None:
+        return alt.layer(*layers(data), *named).add_params(pick).properties(title=wrapped_title(title))
+    panels = [alt.layer(*layers(part)).properties(title=alt.TitleParams(str(value), fontSize=13), width=WIDTH,
+                                                    height=FACET_HEIGHT)
+              for value, part in data.groupby(facet, sort=False)]
+    if named:
+        panels[0] = alt.layer(panels[0], *named)
+    return alt.vconcat(*panels, spacing=PANEL_GAP).resolve_scale(y="independent").add_params(pick).properties(
+        title=wrapped_title(title))
+
+
+def _chosen_name(data: pd.DataFrame, slider: str, slider_labels: str, pick) -> alt.Chart:
+    """The name of the slider's chosen category (``"4: 1152 GB, 36 GB disks, 4(2+P), EHPO"``), above the plot."""
+    names = data[[slider, slider_labels]].dropna().drop_duplicates(slider)
+    if names.empty:
+        raise ValueError(f"slider_labels = {slider_labels!r} names no slider value: allowed a column with a name "
+                         f"for each value of {slider!r}")
+    names = names.assign(chosen=[f"{value:g}: {name}" if isinstance(value, numbers.Real) else f"{value}: {name}"
+                                 for value, name in zip(names[slider], names[slider_labels])])
+    return alt.Chart(names).transform_filter(alt.datum[slider] == pick).mark_text(
+        align="left", baseline="bottom", dy=-6, fontSize=12, fontWeight="bold").encode(
+        x=alt.value(0), y=alt.value(0), text="chosen:N")

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 
-from perfstudies.charts import COLUMN_WIDTH, axis_title, wrapped_title
+from perfstudies.charts import AXIS_ROOM, COLUMN_WIDTH, LABEL_CHAR_WIDTH, PHONE_PLOT_WIDTH, axis_title, wrapped_title
 
 #: Size of one grid cell of a network diagram, in pixels.
 CELL_WIDTH = 200
@@ -42,6 +42,8 @@ GLYPH_WIDTH = 0.56
 #: Most nodes or edges of one diagram, and the largest grid position (a diagram fits the text column).
 MAX_ITEMS = 200
 MAX_GRID = 1_000
+#: Room a legend entry takes besides its label: the symbol, its gap and the gap to the next column.
+LEGEND_SYMBOL_ROOM = 34
 BOX_FILL = "#f2f2f2"
 INK = "#333333"
 
@@ -116,6 +118,18 @@ def _arrow_angle(dx: float, dy: float) -> float:
     return (math.degrees(math.atan2(dx, -dy))) % 360
 
 
+def _wrapped(line: str, most: int) -> list[str]:
+    """``line`` broken between words into lines of at most ``most`` characters (a longer word stays whole)."""
+    lines, current = [], ""
+    for word in line.split():
+        if current and len(current) + 1 + len(word) > most:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    return [*lines, current] if current or not lines else lines
+
+
 def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str = "") -> alt.LayerChart:
     """Boxes and arrows: a queueing network laid out on a grid.
 
@@ -128,6 +142,9 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
         One arrow per routing step, labelled at its middle (``""`` for none).
     title : str
         Chart title.
+
+    Each label is centred in its box; lines too long for the box even at
+    :data:`MIN_FONT_SIZE` are broken between words.
     """
     if not isinstance(title, str):
         raise ValueError(f"title = {title!r} has the wrong type: allowed a string")
@@ -143,12 +160,21 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     spacing = min([abs(a.x - b.x) for a, b in itertools.combinations(node_frame.itertuples(), 2)
                    if abs(a.y - b.y) < 1 and a.x != b.x] + [1.0])
     box_width = min(max(BOX_WIDTH, longest * GLYPH_WIDTH * FONT_SIZE + GAP), spacing * cell_width - GAP)
+    fits = max(1, int((box_width - GAP) / (GLYPH_WIDTH * MIN_FONT_SIZE)))  # characters a line at the smallest font
+    if longest > fits:  # even the smallest font would spill: break the long lines between words
+        node_frame["lines"] = [[part for line in lines for part in _wrapped(line, fits)]
+                               for lines in node_frame["lines"]]
+        longest = max(len(line) for lines in node_frame["lines"] for line in lines)
+        most_lines = max(len(lines) for lines in node_frame["lines"])
     font_size = max(MIN_FONT_SIZE, min(FONT_SIZE, (box_width - GAP) / (GLYPH_WIDTH * max(longest, 1))))
     box_height = max(BOX_HEIGHT, most_lines * LINE_HEIGHT * font_size + GAP)
     cell_height = max(CELL_HEIGHT, box_height + 2 * GAP + 12)
     edge_frame = _edge_frame(edges, node_frame, cell_width, cell_height, (box_width, box_height))
     node_frame["px"] = node_frame["x"] * cell_width
     node_frame["py"] = node_frame["y"] * cell_height
+    # Vega sets a label's first line on its y and the others below: lift each label by half its
+    # extra lines so the block is centred in its box
+    node_frame["label_py"] = node_frame["py"] - (node_frame["lines"].str.len() - 1) * LINE_HEIGHT * font_size / 2
     x_domain = [node_frame["px"].min() - cell_width / 2, node_frame["px"].max() + cell_width / 2]
     y_domain = [node_frame["py"].min() - cell_height / 2, node_frame["py"].max() + cell_height / 2]
     width = x_domain[1] - x_domain[0]
@@ -163,7 +189,7 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     ).encode(x=x, y=y, tooltip=[alt.Tooltip("key:N", title="node")])
     labels = alt.Chart(node_frame).mark_text(fontSize=font_size, color=INK,
                                              lineHeight=LINE_HEIGHT * font_size).encode(
-        x=x, y=y, text="lines")
+        x=x, y=alt.Y("label_py:Q", axis=None, scale=y_scale), text="lines")
     layers = [boxes, labels]
     if not edge_frame.empty:
         ex = alt.X("x0:Q", scale=x_scale, axis=None)
@@ -195,7 +221,8 @@ def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: 
     x_title : str
         The time axis's title with its unit (``"time (ms)"``).
 
-    The states' legend sits below the bars, every label whole.
+    The states' legend sits below the bars, every label whole: two entries a
+    row where they fit a phone's chart, else one.
     """
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"frame = {type(frame).__name__} has the wrong type: allowed a pandas DataFrame")
@@ -206,10 +233,14 @@ def timeline(frame: pd.DataFrame, start: str = "start", end: str = "end", lane: 
     if (frame[end] < frame[start]).any():
         raise ValueError(f"frame has rows where {end} < {start}: allowed intervals with {start} <= {end}")
     lanes = list(dict.fromkeys(frame[lane]))
+    states = list(dict.fromkeys(frame[state]))
+    # two entries a row where two of the longest (with their symbols) fit a phone's chart, else one
+    entry = max([len(str(name)) for name in states] + [1]) * LABEL_CHAR_WIDTH + LEGEND_SYMBOL_ROOM
+    columns = 2 if 2 * entry <= PHONE_PLOT_WIDTH + AXIS_ROOM else 1
     return alt.Chart(frame).mark_bar(height={"band": 0.7}).encode(
         x=alt.X(f"{start}:Q", title=x_title),
         x2=f"{end}:Q",
         y=alt.Y(f"{lane}:N", title=None, sort=lanes),
-        color=alt.Color(f"{state}:N", title=None, sort=list(dict.fromkeys(frame[state]))),
+        color=alt.Color(f"{state}:N", title=None, sort=states, legend=alt.Legend(columns=columns)),
         tooltip=list(frame.columns),
     ).properties(title=wrapped_title(title), height=max(60, 28 * len(lanes)))

@@ -38,7 +38,7 @@ from scipy import stats
 
 from perfstudies.params import Params, check_callable, check_integer, check_record
 from perfstudies.runner import MAX_SEED, model_metrics, replication_seeds
-from perfstudies.tables import EMPTY, MINUS, number, percent, readable
+from perfstudies.tables import EMPTY, MINUS, interval_note, number, percent, readable
 
 #: Columns of :func:`run_panel`'s table, one row per headline metric.
 COLUMNS = ["metric", "label", "mean", "half_width", "replications", "default", "change", "change_half_width"]
@@ -253,10 +253,11 @@ def shows_through(row) -> bool:
 
 
 def level_words(mean: float, half_width: float) -> str:
-    """``"1,150 ± 24"``: a mean and its 95% half-width, three and two significant figures."""
+    """``"1,150 ± 24"``: a mean and its 95% half-width, three and two significant figures; an interval
+    wider than its mean says so in words (:func:`perfstudies.tables.interval_note`)."""
     if half_width == 0 or not math.isfinite(half_width):
         return number(mean)
-    return f"{number(mean)} ± {number(half_width, 2)}"
+    return f"{number(mean)} ± {number(half_width, 2)}{interval_note(mean, half_width)}"
 
 
 def change_words(row) -> str:

@@ -578,12 +578,28 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
     return fold(styler, summary)
 
 
+#: Said after a mean whose 95% interval is wider than the mean itself: the mean alone says little.
+WIDE_INTERVAL = "(interval wider than the mean: too few replications to say)"
+
+
+def interval_note(mean, half_width) -> str:
+    """:data:`WIDE_INTERVAL` (with a leading space) when the 95% half-width exceeds the mean's size, else "".
+
+    ``1,480 ± 4,050`` read alone looks like a measurement; said in words, the reader knows the
+    interval holds zero and the mean's sign and size are not yet known.
+    """
+    if _is_missing(mean) or _is_missing(half_width):
+        return ""
+    return f" {WIDE_INTERVAL}" if abs(_real("half_width", half_width)) > abs(_real("mean", mean)) else ""
+
+
 def _with_interval(model, half_width) -> str:
     if _is_missing(model):
         return EMPTY
     if _is_missing(half_width) or half_width == 0:
         return number(model)
-    return f"{number(model)}\u00a0±\u00a0{number(half_width, 2)}"  # never broken over two lines
+    # never broken over two lines, and said when the interval is wider than the mean
+    return f"{number(model)}\u00a0±\u00a0{number(half_width, 2)}{interval_note(model, half_width)}"
 
 
 def _tolerance(value, kind) -> str:

@@ -10,8 +10,11 @@ import pandas as pd
 
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram
+from perfstudies.tables import readable
 
 from . import analytic
+from .calibration import calibrated_constants
+from .params import DiagParams
 
 #: The rows of the measurement tables the report's argument rests on (drawn by :func:`key_rows`).
 KEY_ROWS = ("Tx rate", "Percent Fast Path", "CP µsec/Tx", "System Util/Proc")
@@ -74,3 +77,17 @@ def cp_time_slider(sweep: pd.DataFrame) -> alt.LayerChart:
                                slider="real_processors", low="low", high="high",
                                x_title="client virtual processors", y_title="CP microseconds per transaction",
                                slider_name="real processors", title="CP time per transaction (fast path on)")
+
+
+def constants_view():
+    """The calibrated constants (:func:`~.calibration.calibrated_constants`) as a reader sees them: each by
+    what it is, to three significant figures, with its unit (µs, not us); the field name, which the
+    chapter's code uses, last."""
+    constants = calibrated_constants()
+    spec = DiagParams.spec()
+    return readable(pd.DataFrame({"parameter": [spec[field]["doc"] for field in constants["constant"]],
+                                  "value": constants["value"],
+                                  "unit": constants["unit"].str.replace(r"\bus\b", "µs", regex=True),
+                                  "machine": constants["machine"],
+                                  "field of DiagParams": constants["constant"]}),
+                    formats={"value": "number"})

@@ -118,11 +118,12 @@ def response_parts_chart(comparison: pd.DataFrame) -> alt.Chart:
 
 
 def sweep_chart(curves: pd.DataFrame) -> alt.Chart:
-    """The kernel-free slider chart: IOSQ and RESP by scheduling parameter, one activity rate at a time."""
-    return charts.slider_chart(curves, x="scheduling_parameter", y="mean", slider="rate", color="metric",
+    """The kernel-free slider chart: IOSQ and RESP by scheduling parameter, one activity rate at a time,
+    one panel per quantity (their three 95% bands overlapped into one grey area in a single plot)."""
+    return charts.slider_chart(curves, x="scheduling_parameter", y="mean", slider="rate", facet="metric",
                                low="low", high="high", x_title="scheduling parameter", y_title="time per I/O (ms)",
-                               slider_name="device activity (I/O per s)", color_title="quantity per I/O",
-                               title="IMS device: IOSQ and RESP by scheduling parameter")
+                               slider_name="device activity (I/O per s)",
+                               title="IMS device: IOSQ and RESP (95% CI bands) by scheduling parameter")
 
 
 def widget_view(result: pd.DataFrame) -> tuple:

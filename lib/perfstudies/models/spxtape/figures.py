@@ -11,10 +11,12 @@ import pandas as pd
 
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram, timeline
-from perfstudies.models.spxtape.calibration import TABLE1_ROWS
+from perfstudies.models.spxtape.calibration import TABLE1_ROWS, calibration_table
 from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING
 from perfstudies.models.spxtape.metrics import BLOCKED, READING
+from perfstudies.models.spxtape.params import SpxtapeParams
 from perfstudies.panel import PanelRun, panel_view
+from perfstudies.tables import number, readable
 
 #: A run's chart resolves this many steps of its length: each lane shows, per step, the state it
 #: spent most of that step in, and the buffer curve its peak per step; so a chart carries a few
@@ -33,13 +35,13 @@ def network_chart() -> alt.VConcatChart:
     """The three networks: SPXTAPE DUMP, SPXTAPE LOAD and SPTAPE, one above the other."""
     dump = network_diagram(
         nodes=[(f"v{i}", 0, i * 0.7, f"spool volume {i}\n(1 server)") for i in range(1, 5)]
-        + [("tape", 1.6, 1.05, "tape drives\n(n servers;\nwaiting room\n= memory buffer)"),
-           ("out", 2.8, 1.05, "on tape")],
+        + [("tape", 1.6, 1.75, "tape drives\n(n servers;\nwaiting room\n= memory buffer)"),
+           ("out", 2.8, 1.75, "on tape")],
         edges=[(f"v{i}", "tape", "") for i in range(1, 5)] + [("tape", "out", "32K blocks")],
         title="SPXTAPE DUMP: volumes read in parallel into a finite buffer")
     load = network_diagram(
-        nodes=[("tape", 0, 1.05, "tape drive\n(reads ahead)"),
-               ("create", 1.3, 1.05, "spool file creation\n(1 server;\nwaiting room\n= memory buffer)")]
+        nodes=[("tape", 0, 1.75, "tape drive\n(reads ahead)"),
+               ("create", 1.3, 1.75, "spool file creation\n(1 server;\nwaiting room\n= memory buffer)")]
         + [(f"v{i}", 2.6, i * 0.7, f"spool volume {i}\n(1 server)") for i in range(1, 5)],
         edges=[("tape", "create", "")] + [("create", f"v{i}", "") for i in range(1, 5)],
         title="SPXTAPE LOAD: files re-created one at a time")
@@ -132,3 +134,23 @@ def sweep_chart(by_point: pd.DataFrame) -> alt.Chart:
     return charts.slider_chart(by_point, x="drives", y="mean", slider="volumes", low="low", high="high",
                                x_title="tape drives", y_title="elapsed time (s)", slider_name="spool volumes",
                                title="SPXTAPE DUMP elapsed time (mean, 95% CI) against tape drives")
+
+
+def _in_reader_units(value: float, unit: str) -> tuple[float, str]:
+    """Times per page or per file under a tenth of a second in milliseconds: 0.224 ms/page, not 0.000224 s/page."""
+    if unit.startswith("s/") and abs(value) < 0.1:
+        return value * 1000, "m" + unit
+    return value, unit
+
+
+def calibration_view():
+    """:func:`~.calibration.calibration_table` as a reader sees it: each parameter by its description
+    with its unit (not its code name), its value to three significant figures."""
+    table = calibration_table()
+    spec = SpxtapeParams.spec()
+    values, names = [], []
+    for name, value in zip(table["sets"], table["calibrated value"]):
+        shown, unit = _in_reader_units(float(value), spec[name]["unit"])
+        values.append(number(shown))
+        names.append(f"{spec[name]['doc']} ({unit})")
+    return readable(table.assign(sets=names, **{"calibrated value": values}), names={"sets": "parameter set"})

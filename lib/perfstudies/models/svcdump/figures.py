@@ -184,7 +184,8 @@ def elapsed_chart(elapsed: pd.DataFrame) -> alt.LayerChart:
     bound = alt.Chart(elapsed).mark_line(strokeDash=[4, 3], color="#777777").encode(
         x=X_STRIPES, y="bound:Q", detail="device:N")
     return (band + line + bound).properties(
-        title="Simulated dump time (95% CI) and the bottleneck bound (dashed), ESCON, two paths")
+        title="Simulated dump time (its 95% CI band thinner than the line) and the bottleneck bound (dashed), "
+              "ESCON, two paths")
 
 
 def utilization_chart(summary: pd.DataFrame) -> alt.FacetChart:
@@ -274,9 +275,10 @@ def _statement_range(key: str) -> str:
 def stripe_slider_chart(sweep: pd.DataFrame) -> alt.LayerChart:
     """The kernel-free slider chart: dump time against stripes, one slice per number of channel paths."""
     return charts.slider_chart(sweep[sweep["metric"] == "elapsed_s"], x="stripes", y="mean", slider="channel_paths",
-                               color="setup", low="low", high="high", x_title="stripes (dump volumes)",
-                               y_title="dump elapsed time (s)", slider_name="channel paths",
-                               color_title="device, channel", title="Dump time against stripes (95% CI bands)")
+                               color="device", dash="channel", low="low", high="high",
+                               x_title="stripes (dump volumes)", y_title="dump elapsed time (s)",
+                               slider_name="channel paths", color_title="device", dash_title="channel",
+                               title="Dump time against stripes (95% CI bands, most thinner than the lines)")
 
 
 def widget_view(result: pd.DataFrame):

@@ -131,7 +131,7 @@ def write_slider(sweep: pd.DataFrame) -> alt.Chart:
     return charts.slider_chart(chart, x="compressibility", y="host MB/s", slider="cache configuration",
                                color="workload", low="low", high="high", x_title="data compressibility CF",
                                y_title="host MB/s", slider_name="cache configuration (Table 3 row)",
-                               title="Peak and sustained write against compressibility (hover for the cache)")
+                               slider_labels="label", title="Peak and sustained write against compressibility")
 
 
 def recall_slider(sweep: pd.DataFrame) -> alt.Chart:
