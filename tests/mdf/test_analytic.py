@@ -4,8 +4,7 @@ import pytest
 
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.network import model
-from perfstudies.models.mdf.params import SEED, DeviceParams
-from perfstudies.models.mdf.schedule import Windows, domain_windows
+from perfstudies.models.mdf.params import SEED, DeviceParams, Windows, domain_windows
 from perfstudies.runner import replicate
 
 SHORT_DEVICE = dict(max_time=200.0, warmup=10.0)

@@ -6,8 +6,7 @@ import pytest
 from perfstudies.models.mdf.mechanism import (FRONT_END, PROCESSORS, TERMINALS, DomainArrivals, DomainWork,
                                               FrontEndRouting, HeldCompletion)
 from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
-from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams
-from perfstudies.models.mdf.schedule import Windows, domain_windows
+from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams, Windows, domain_windows
 
 SEED = 20261123
 SHORT_DEVICE = dict(max_time=200.0, warmup=10.0)

@@ -11,8 +11,8 @@ from perfstudies.models.mdf.calibration import COLUMNS, PARAMETERS, calibrate
 from perfstudies.models.mdf.comparison import device_point
 from perfstudies.models.mdf.explore import device_by_parameter_points, panel_defaults, sweep_points
 from perfstudies.models.mdf.mechanism import DomainArrivals, HeldCompletion
-from perfstudies.models.mdf.params import DeviceParams, ImsParams, PanelParams, TsoParams
-from perfstudies.models.mdf.schedule import Windows, domain_windows, held_busy_time
+from perfstudies.models.mdf.params import (DeviceParams, ImsParams, PanelParams, TsoParams, Windows,
+                                           domain_windows, held_busy_time)
 from perfstudies.networks import gamma_by_mean
 from perfstudies.params import MAX_EVENTS
 from perfstudies.runner import run_ciw

@@ -22,8 +22,8 @@ from perfstudies.models.mdf.explore import (PANEL, capacity_table, device_by_par
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart, widget_view)
 from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
-from perfstudies.models.mdf.params import DOCUMENT, KEY, SEED, DeviceParams, ImsParams, PanelParams, TsoParams
-from perfstudies.models.mdf.schedule import Windows, domain_windows, held_busy_time
+from perfstudies.models.mdf.params import (DOCUMENT, KEY, SEED, DeviceParams, ImsParams, PanelParams, TsoParams,
+                                           Windows, domain_windows, held_busy_time)
 from perfstudies.study import Study
 
 #: The study, declared: the device model and its record, the calibration, the cells and their experiments.

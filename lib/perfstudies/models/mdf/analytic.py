@@ -7,8 +7,7 @@ second.
 """
 
 from perfstudies import mva
-from perfstudies.models.mdf.params import ImsParams, TsoParams
-from perfstudies.models.mdf.schedule import Windows
+from perfstudies.models.mdf.params import ImsParams, TsoParams, Windows
 from perfstudies.params import check_record
 
 

@@ -55,8 +55,7 @@ from perfstudies.compare import Published
 from perfstudies.data import load
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.network import RULE_METRICS, model, tso_model
-from perfstudies.models.mdf.params import KEY, RMF_RULES, SEED, DeviceParams, ImsParams, TsoParams
-from perfstudies.models.mdf.schedule import SLICE_MS_AT_HALF
+from perfstudies.models.mdf.params import KEY, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams, ImsParams, TsoParams
 from perfstudies.runner import replicate
 
 #: The scheduling parameters the document measured, and the one the domains are calibrated on.

@@ -23,8 +23,8 @@ import pandas as pd
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, tables
 from perfstudies.models.mdf.network import RULE_METRICS, model
-from perfstudies.models.mdf.params import DEVICE_SPEED, RMF_RULES, SEED, DeviceParams, PanelParams
-from perfstudies.models.mdf.schedule import SLICE_MS_AT_HALF, held_busy_time
+from perfstudies.models.mdf.params import (DEVICE_SPEED, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
+                                           PanelParams, held_busy_time)
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import check_seed, summarize
@@ -190,7 +190,7 @@ def capacity_table() -> pd.DataFrame:
     """How many I/Os per second the IMS representative device can take, holds included, per device type.
 
     When requests queue, each keeps the device busy for its transfer plus the
-    hold (:func:`~perfstudies.models.mdf.schedule.held_busy_time`); the device is
+    hold (:func:`~perfstudies.models.mdf.params.held_busy_time`); the device is
     stable only below one over that.  Parameter 0 stands for BASE (no slicing).
     """
     average = calibrate().device("IMS average")

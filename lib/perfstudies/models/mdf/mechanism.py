@@ -2,7 +2,7 @@
 
 Ciw asks a distribution for a duration at the moment an arrival or a service
 begins (``sample(t=now)``).  Wrapping an ordinary distribution with a domain's
-:class:`~perfstudies.models.mdf.schedule.Windows` turns it into the 580/MDF
+:class:`~perfstudies.models.mdf.params.Windows` turns it into the 580/MDF
 mechanism without any scheduling events, so a run costs the same as an
 unsliced one:
 
@@ -32,8 +32,7 @@ import ciw
 import numpy as np
 
 from perfstudies.fifo import FIFONode
-from perfstudies.models.mdf.params import RMF_RULES
-from perfstudies.models.mdf.schedule import Windows
+from perfstudies.models.mdf.params import RMF_RULES, Windows
 
 #: Node numbers of the IMS network (Ciw counts from 1).
 TERMINALS, FRONT_END, PROCESSORS, DATABASE_IO = 1, 2, 3, 4

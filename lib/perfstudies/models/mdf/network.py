@@ -27,7 +27,7 @@ import numpy as np
 from perfstudies.delay import DelayNode
 from perfstudies.fifo import FIFONode
 from perfstudies.models.mdf import metrics
-from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, PROCESSORS, TERMINALS,
+from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, PROCESSORS, RMF, TERMINALS,
                                               BlockExponential, BlockGamma, DatabaseIO, DomainArrivals, DomainWork,
                                               FrontEndRouting, HeldCompletion, RmfDelay, RmfSampler, RmfTimer)
 from perfstudies.models.mdf.params import RMF_RULES, DeviceParams, ImsParams, TsoParams
