@@ -17,14 +17,16 @@ from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_COLUM
 from perfstudies.models.spxtape.comparison import cells, experiments
 from perfstudies.models.spxtape.explore import (PANEL, WIDGET_CONTROLS, WIDGET_RANGES, one_drive_trace, sweep,
                                                 sweep_points, trace, widget_defaults, widget_run)
-from perfstudies.models.spxtape.figures import elapsed_chart, network_chart, run_chart, sweep_chart, widget_view
+from perfstudies.models.spxtape.figures import (calibration_view, elapsed_chart, network_chart, run_chart, sweep_chart,
+                                                widget_view)
 from perfstudies.models.spxtape.network import build_network, model, volume_model
 from perfstudies.models.spxtape.params import DOCUMENT, KEY, SEED, ConcurrentParams, SpxtapeParams
 from perfstudies.study import Study
 
 __all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "TABLE1_COLUMN_OF", "TABLE1_ROWS", "WIDGET_CONTROLS",
            "WIDGET_RANGES", "ConcurrentParams", "SpxtapeParams", "build_network",
-           "busiest_volume_pages", "calibrate", "calibrate_concurrent", "calibration_table", "cells", "comparison",
+           "busiest_volume_pages", "calibrate", "calibrate_concurrent", "calibration_table", "calibration_view", "cells",
+           "comparison",
            "elapsed_chart", "envelope", "envelope_table", "experiments", "model", "network_chart", "one_drive_trace",
            "run_chart", "sweep", "sweep_chart",
            "sweep_points", "table2_model", "trace", "volume_model", "widget_defaults", "widget_run",
