@@ -169,6 +169,11 @@ def wrapped_title(text: str, width: float = COLUMN_WIDTH, font_size: float = 15)
     most = max(10, int(width / (0.55 * font_size)))
     if len(text) <= most:
         return text
+    return alt.TitleParams(text=wrap_words(text, most))
+
+
+def wrap_words(text: str, most: int) -> list[str]:
+    """``text`` broken between words into lines of at most ``most`` characters (a longer word stays whole)."""
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > most:
@@ -176,8 +181,7 @@ def wrapped_title(text: str, width: float = COLUMN_WIDTH, font_size: float = 15)
             line = word
         else:
             line = f"{line} {word}".strip()
-    lines.append(line)
-    return alt.TitleParams(text=lines)
+    return [*lines, line]
 
 
 def integer_axis(title: str, **options) -> alt.Axis:

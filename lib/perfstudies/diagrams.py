@@ -20,7 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 
-from perfstudies.charts import AXIS_ROOM, COLUMN_WIDTH, LABEL_CHAR_WIDTH, PHONE_PLOT_WIDTH, axis_title, wrapped_title
+from perfstudies.charts import (AXIS_ROOM, COLUMN_WIDTH, LABEL_CHAR_WIDTH, PHONE_PLOT_WIDTH, axis_title, wrap_words,
+                               wrapped_title)
 
 #: Size of one grid cell of a network diagram, in pixels.
 CELL_WIDTH = 200
@@ -118,18 +119,6 @@ def _arrow_angle(dx: float, dy: float) -> float:
     return (math.degrees(math.atan2(dx, -dy))) % 360
 
 
-def _wrapped(line: str, most: int) -> list[str]:
-    """``line`` broken between words into lines of at most ``most`` characters (a longer word stays whole)."""
-    lines, current = [], ""
-    for word in line.split():
-        if current and len(current) + 1 + len(word) > most:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}".strip()
-    return [*lines, current] if current or not lines else lines
-
-
 def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str = "") -> alt.LayerChart:
     """Boxes and arrows: a queueing network laid out on a grid.
 
@@ -162,7 +151,7 @@ def network_diagram(nodes: Sequence[tuple], edges: Sequence[tuple], title: str =
     box_width = min(max(BOX_WIDTH, longest * GLYPH_WIDTH * FONT_SIZE + GAP), spacing * cell_width - GAP)
     fits = max(1, int((box_width - GAP) / (GLYPH_WIDTH * MIN_FONT_SIZE)))  # characters a line at the smallest font
     if longest > fits:  # even the smallest font would spill: break the long lines between words
-        node_frame["lines"] = [[part for line in lines for part in _wrapped(line, fits)]
+        node_frame["lines"] = [[part for line in lines for part in wrap_words(line, fits)]
                                for lines in node_frame["lines"]]
         longest = max(len(line) for lines in node_frame["lines"] for line in lines)
         most_lines = max(len(lines) for lines in node_frame["lines"])
