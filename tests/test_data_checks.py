@@ -72,6 +72,17 @@ def test_the_fixture_study_loads(study):
     assert load("demo", "demo")["seconds"].tolist() == [1.5, 2.0]
 
 
+def test_a_table_read_again_is_a_fresh_copy_and_a_changed_file_is_checked_again(study):
+    first = load("demo", "demo")
+    first.loc[0, "seconds"] = 99.0  # a caller's edit never reaches the next caller
+    assert load("demo", "demo")["seconds"].tolist() == [1.5, 2.0]
+    (study / "demo.csv").write_text("run,seconds\na,1.5\nb,7\n")  # same size, manifest not refreshed
+    with pytest.raises(ValueError, match="does not match its manifest: .*sha256"):
+        load("demo", "demo")
+    data.refresh(study / "demo.csv")
+    assert load("demo", "demo")["seconds"].tolist() == [1.5, 7.0]
+
+
 @pytest.mark.parametrize(("csv", "manifest", "names", "expected"), [
     ("", None, "demo.csv", "is empty: allowed a CSV file with a header line"),
     (None, "", "demo.csv.yml", "is empty: allowed a YAML mapping"),

@@ -266,12 +266,32 @@ def load(study: str, name: str) -> pd.DataFrame:
     if not csv_path.is_file() or csv_path.resolve().parent != folder.resolve():
         available = sorted(p.name[:-len(".csv")] for p in folder.glob("*.csv"))
         raise ValueError(f"name = {name!r} is not a table of study {study!r}: allowed one of {available}")
-    found = problems(csv_path)
-    if found:
-        raise ValueError(f"{csv_path} does not match its manifest: " + "; ".join(found))
-    columns = read_manifest(csv_path)["columns"]
-    dtypes = {column: DTYPES[spec["dtype"]] for column, spec in columns.items()}
-    return _read_csv(csv_path, dtype=dtypes)
+    contents = _contents(csv_path)
+    if contents not in _LOADED:
+        found = problems(csv_path)
+        if found:
+            raise ValueError(f"{csv_path} does not match its manifest: " + "; ".join(found))
+        columns = read_manifest(csv_path)["columns"]
+        frame = _read_csv(csv_path, dtype={column: DTYPES[spec["dtype"]] for column, spec in columns.items()})
+        if _contents(csv_path) != contents:  # changed while it was checked and read: not kept
+            return frame
+        _LOADED[contents] = frame
+    return _LOADED[contents].copy()  # a copy: a caller's edits never reach the next caller
+
+
+#: Tables checked and read in this process, by :func:`_contents`: a study's cells read the same table
+#: many times, and parsing and checking its manifest each time cost seconds per comparison table.
+_LOADED: dict[tuple, pd.DataFrame] = {}
+
+
+def _contents(csv_path: Path) -> tuple:
+    """What a loaded table depends on: the CSV file's path and the digests of its and its manifest's bytes."""
+    manifest = manifest_path(csv_path)
+    _check_size(csv_path, MAX_CSV_BYTES, "CSV file")
+    if manifest.is_file():
+        _check_size(manifest, MAX_MANIFEST_BYTES, "manifest")
+    return (str(csv_path.resolve()), hashlib.sha256(csv_path.read_bytes()).hexdigest(),
+            hashlib.sha256(manifest.read_bytes()).hexdigest() if manifest.is_file() else None)
 
 
 def all_data_files() -> list[Path]:
