@@ -50,6 +50,9 @@ class DiagParams(Params):
     client_guests: int = param(2, low=1, high=4, unit="guests", doc="client virtual machines (document: 2)")
     server_guests: int = param(20, low=1, high=40, unit="guests",
                                doc="single-processor server virtual machines (document: 20)")
+    dispatch_vectors: bool = param(False, doc="a dispatch queue per real processor (z/VM's dispatch vectors, "
+                                              "mechanism.DispatchVectorNode) instead of one shared queue; off "
+                                              "until the calibration has a fixed point with it (issue 28)")
 
     # --- workload constants (derived by calibration.calibrate from named cells) ---
     # base_work_us and client_share are also bounded together: the mean client slice and the mean server
