@@ -87,6 +87,8 @@ class DiagParams(Params):
     system_per_normal_us: float = param(1.78148, low=0.0, high=1_000.0, unit="us/DIAG",
                                         doc="CP system time of one normal-path DIAG 44 besides spinning on the "
                                             "scheduler lock")
+    system_per_fast_us: float = param(0.237793, low=0.0, high=1_000.0, unit="us/DIAG",
+                                      doc="CP system time of one fast-path DIAG 44")
     accounting_ratio: float = param(0.898013, low=0.1, high=2.0, unit="ratio",
                                     doc="processor time utilization shows per microsecond the report charges")
     time_slice_us: float = param(5_000.0, low=100.0, high=1e6, unit="us",
