@@ -23,16 +23,17 @@ def test_pinned_constants_are_what_calibration_returns():
 
 def test_calibration_cells_are_named_published_cells():
     cells = calibration_cells()
-    assert len(cells) == len(CALIBRATION_CELLS) == 16 and all(isinstance(cell, Published) for cell in cells)
+    assert len(cells) == len(CALIBRATION_CELLS) == 17 and all(isinstance(cell, Published) for cell in cells)
     assert Published("9-way fast path", "Total Util/Proc", "No (EXPT5200)", 84.7) in cells
     assert Published("5-way fast path", "Total Util/Proc", "No (EXPT5209)", 92.8) in cells
     assert Published("9-way virtual processors", "Sched Spin Lock Rate", "3 (EXPTD440)", 13735.0) in cells
+    assert Published("9-way fast path", "System Util/Proc", "Yes (EXPTD440)", 1.7) in cells
 
 
 def test_every_calibrated_constant_names_the_cells_that_set_it():
     named = " ".join(CALIBRATION_CELLS.values())
     for constant in ("contention", "client_share", "off_processor_us", "fast_diags_per_yield", "sched_hold_us",
-                     "sched_other_per_tx", "system_per_normal_us", "accounting ratio", "cost fit"):
+                     "sched_other_per_tx", "system_per_normal_us", "system_per_fast_us", "accounting ratio", "cost fit"):
         assert constant in named, constant
     assert set(calibrated_constants()["machine"]) == {"both", "9-way", "5-way"}
 

@@ -26,6 +26,9 @@ per-DIAG costs            EXPTD440, against DIAG 44s and scheduler-lock
 ``sched_hold_us``,        EXPTD440 Sched Spin Lock Rate and Sched Pct Spin
 ``sched_other_per_tx``    Time (closed form, :func:`.analytic.lock_from_spin_rows`)
 ``system_per_normal_us``  EXPT5200 System Util/Proc
+``system_per_fast_us``    EXPTD440 System Util/Proc (what it leaves after the
+                          scheduler-lock spinning and the normal-path DIAG
+                          44s' system time)
 ========================  =====================================================
 
 The constants that depend on simulated queueing are found together by a
@@ -78,7 +81,7 @@ MAX_STEP = 1.25
 CALIBRATED_FIELDS = ("accounting_ratio", "base_work_us", "cp_share", "normal_cp_us", "fast_cp_us", "normal_spin_us",
                      "fast_spin_us", "contention", "client_share", "off_processor_us", "fast_diags_per_yield",
 
-                     "sched_hold_us", "sched_other_per_tx", "system_per_normal_us")
+                     "sched_hold_us", "sched_other_per_tx", "system_per_normal_us", "system_per_fast_us")
 #: Starting values of the iterated constants (rough guesses; the pinned defaults are not used,
 #: so that calibrating does not depend on its own previous result).
 INITIAL_GUESSES = {"contention": 0.35, "client_share": 0.4, "off_processor_us": 350_000.0,
@@ -102,6 +105,7 @@ CALIBRATION_CELLS = {
     (SMALL_RUN, "emul_us_per_tx"): _COSTS,
     (SMALL_RUN, "total_util"): "off_processor_us",
     (FAST_RUN, "diag_total"): "fast_diags_per_yield",
+    (FAST_RUN, "system_util"): "system_per_fast_us",
     (FAST_RUN, "cp_us_per_tx"): _COSTS,
     (FAST_RUN, "emul_us_per_tx"): _COSTS,
     (FAST_RUN, "spin_rate"): "sched_hold_us and sched_other_per_tx",
@@ -265,6 +269,11 @@ def _calibrated_machines(rounds: int, replications: int) -> tuple[DiagParams, di
         if system < 0:
             raise ValueError(f"calibration failed: the simulated scheduler-lock spin exceeds EXPT5200's "
                              f"system time (system_per_normal_us = {system:.3g})")
+        spin_f = sf["pct_spin"] / 100 * 9 * 1e6
+        system_fast = (fast["system_util"] / 100 * 9 * 1e6 - spin_f - system * sf["diag_normal"]) / sf["diag_fast"]
+        if system_fast < 0:
+            raise ValueError(f"calibration failed: EXPTD440's simulated scheduler-lock spinning and normal-path "
+                             f"system time exceed its system time (system_per_fast_us = {system_fast:.3g})")
         rate_9, rate_5 = _target_rate(base, s9, 9, ratio), _target_rate(small, s5, 5, ratio)
         costs = cost_constants(table, ratio, counts)
         nine = nine.replace(
@@ -273,6 +282,7 @@ def _calibrated_machines(rounds: int, replications: int) -> tuple[DiagParams, di
             fast_diags_per_yield=_step(nine.fast_diags_per_yield, (fast["diag_total"] - sf["diag_normal"])
                                        / sf["diag_fast"]),
             sched_hold_us=lock["hold_us"], sched_other_per_tx=lock["other_per_tx"], system_per_normal_us=system,
+            system_per_fast_us=system_fast,
             # closed-network law: a cycle of the 40 connections lasts connections / rate
             off_processor_us=max(_damped(nine.off_processor_us, nine.off_processor_us + Z_GAIN * nine.connections
                                          * 1e6 * (1 / rate_5 - 1 / s5["tx_rate"])), 0.0),
@@ -303,7 +313,9 @@ def calibrate(rounds: int = CALIBRATION_ROUNDS, replications: int = CALIBRATION_
     error; the DIAG 44s per fast-path yield are read off EXPTD440's total DIAG
     rate; the scheduler lock's hold and other acquisitions solve EXPTD440's
     spin rows; the system time of a normal-path DIAG 44 is what EXPT5200's
-    system utilization leaves after the simulated scheduler-lock spinning; the
+    system utilization leaves after the simulated scheduler-lock spinning, and
+    that of a fast-path DIAG 44 what EXPTD440's leaves after its spinning and
+    its normal-path DIAG 44s' system time; the
     off-processor time moves EXPT5209's transaction rate, and the client's
     share EXPT5200's, towards the rate at which the run's utilization is the
     published one.  The 5-way's contention is :func:`calibrate_machines`' second result.

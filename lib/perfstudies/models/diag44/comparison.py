@@ -313,9 +313,9 @@ _UTIL = ("Total Util/Proc = Tx rate x Total µsec/Tx x the accounting ratio / pr
 _COSTS = "One of the six CP and Emul µsec/Tx cells of the cost fit (three equations, three unknowns, each)."
 _ROWS = ("100 x (after / before - 1) of the two runs' rows: the text restates its table (each run's row is "
          "scored in the table)")
-_SYSTEM = ("Simulated: the run's scheduler-lock spinning plus its normal-path DIAG 44 rate times the CP system "
-           "time of one normal-path DIAG 44, calibrated on EXPT5200; the report's rows do not imply it (their "
-           "spin and normal-path rows give a smaller number than it prints).")
+_SYSTEM = ("Simulated: the run's scheduler-lock spinning plus its DIAG 44 rate on each path times the CP system "
+           "time of one DIAG 44 on that path (normal calibrated on EXPT5200, fast on EXPTD440); the report's rows "
+           "do not imply it (its spin and DIAG 44 rows give a smaller number than it prints).")
 
 
 def cells() -> list[CellSpec]:
@@ -348,7 +348,9 @@ def cells() -> list[CellSpec]:
         calibrated(FAST_RUN, "emul_us_per_tx", "fast_spin_us", _COSTS),
         derived(FAST_RUN, "total_util", ((FAST_RUN, "tx_rate"), (FAST_RUN, "total_us_per_tx"), *RATIO_SOURCES),
                 _utilization(9), _UTIL),
-        predicted(FAST_RUN, "system_util", BASE_RUN, _SYSTEM),
+        calibrated(FAST_RUN, "system_util", "system_per_fast_us",
+                   "What the system utilization leaves after the simulated scheduler-lock spinning and the "
+                   "normal-path DIAG 44s' system time."),
         # 5-way, fast path off (EXPT5209): the 5-way's workload
         derived(SMALL_RUN, "tx_rate", ((SMALL_RUN, "total_util"), (SMALL_RUN, "total_us_per_tx"), *RATIO_SOURCES),
                 _rate(5), "Tx rate = Total Util/Proc x processors / (accounting ratio x Total µsec/Tx): the "

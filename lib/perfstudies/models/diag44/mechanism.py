@@ -10,6 +10,8 @@ processors.  The network (:mod:`.network`) has two nodes:
    the virtual processors (VPs) of each guest, the fast/normal path decision
    at every yield, and CP's scheduler lock (:class:`SchedulerLock`, a rule the
    node applies: its acquisitions are far too many to simulate one by one);
+   the processors share one dispatch queue, or, with ``dispatch_vectors``,
+   have one each (:class:`DispatchVectorNode`);
 2. ``IDLE`` (infinite servers), :class:`IdleNode` with :class:`OffProcessorTime`:
    the connection away from the processors.
 
@@ -128,6 +130,8 @@ class RealProcessorNode(FIFONode):
     """
 
     params: DiagParams
+    #: The name :meth:`__repr__` gives (``with_state`` subclasses keep it).
+    mechanism_name = "RealProcessorNode"
 
     def __init__(self, id_, simulation):
         super().__init__(id_, simulation)
@@ -149,7 +153,7 @@ class RealProcessorNode(FIFONode):
 
     def __repr__(self):
         p = self.params
-        return (f"RealProcessorNode(real_processors={p.real_processors}, client_vps={p.client_vps}, "
+        return (f"{self.mechanism_name}(real_processors={p.real_processors}, client_vps={p.client_vps}, "
                 f"fast_path={p.fast_path})")
 
     # --- virtual processors of a guest -------------------------------------------------
@@ -165,11 +169,27 @@ class RealProcessorNode(FIFONode):
                 return
             self.holding[guest] += 1
             ind.holds_vp = True
-        if ind is not self.handoff and self.number_in_service >= self.c:
-            ind.in_queue = True
-            self.queued[ind.guest] += 1
-            self.waiting += 1
+        if ind is not self.handoff and self.must_wait(ind):
+            self._enqueue(ind)
         super().accept(ind, completed)
+
+    def must_wait(self, ind) -> bool:
+        """Whether ``ind``'s VP, arriving now, waits in a dispatch queue: every real processor is busy."""
+        return self.number_in_service >= self.c
+
+    def others_waiting(self, ind) -> bool:
+        """Whether a VP waits for the processor ``ind`` runs on (then a yield or a time slice gives it up)."""
+        return self.waiting > 0
+
+    def _enqueue(self, ind) -> None:
+        ind.in_queue = True
+        self.queued[ind.guest] += 1
+        self.waiting += 1
+
+    def _dequeue(self, ind) -> None:
+        ind.in_queue = False
+        self.queued[ind.guest] -= 1
+        self.waiting -= 1
 
     def choose_next_customer(self):
         if self.handoff is not None and not self.handoff.server:
@@ -194,9 +214,7 @@ class RealProcessorNode(FIFONode):
         """The VP of ``ind`` is dispatched on a real processor: the length of its first burst."""
         now = self.simulation.current_time
         if ind.in_queue:
-            ind.in_queue = False
-            self.queued[ind.guest] -= 1
-            self.waiting -= 1
+            self._dequeue(ind)
         self.running[ind.guest] += 1
         ind.slice_start = ind.burst_start = now
         if ind.state == RETRY:
@@ -269,7 +287,7 @@ class RealProcessorNode(FIFONode):
             burst = self._slice_done(ind, now)
         elif state == NORMAL:                    # normal-path DIAG 44s done: the back of the queue, then try again
             self._settle(ind, now)
-            if self.waiting:
+            if self.others_waiting(ind):
                 ind.state = RETRY
                 self._leave(ind, REAL_PROCESSORS)
                 return
@@ -281,7 +299,7 @@ class RealProcessorNode(FIFONode):
         if ind.state == CLIENT_DONE:
             self._client_done(ind, now)
             return
-        if ind.state == WORK and self.waiting and now - ind.slice_start >= self.params.time_slice_us:
+        if ind.state == WORK and self.others_waiting(ind) and now - ind.slice_start >= self.params.time_slice_us:
             self._leave(ind, REAL_PROCESSORS)     # time slice over: back of the queue
             return
         self._extend(ind, now, burst)
@@ -290,7 +308,7 @@ class RealProcessorNode(FIFONode):
         """Server work: a time slice done, or all of it."""
         ind.work_left = ind.serve_end - now
         if ind.work_left > 1e-9:
-            if self.waiting:
+            if self.others_waiting(ind):
                 self._leave(ind, REAL_PROCESSORS)
                 return
             self._extend(ind, now, min(ind.work_left, self.params.time_slice_us))
@@ -343,6 +361,111 @@ class RealProcessorNode(FIFONode):
         ind.service_end_date = self.simulation.current_time
         ind.server.next_end_service_date = math.inf
         self.release(ind, next_node)
+
+
+class DispatchVectorNode(RealProcessorNode):
+    """Real processors with a dispatch queue each (z/VM's dispatch vectors), stealing only when one runs dry.
+
+    Mechanism (document: "As utilization increases on the real processors,
+    virtual processors are more likely to be in a real processor queue. If any
+    virtual processor is queued when a DIAG 44 is issued, the fast path
+    conditions are not met"; z/VM dispatches each VP from the queue of the
+    real processor it last ran on):
+
+    * each VP of a guest (``client_vps`` of a client, one of a server) remembers
+      the real processor it last ran on, its *home*; a VP that becomes ready
+      joins its home's queue and waits there while the home is busy, even if
+      another processor is idle; a VP never dispatched yet goes to any idle
+      processor;
+    * a processor that finishes a burst takes the VP that has waited longest in
+      its own queue; only when its own queue is empty (it runs dry) does it
+      steal the VP that has waited longest in any other queue;
+    * a VP yields, or ends a time slice, in favour of VPs waiting in its own
+      processor's queue only;
+    * the fast-path test is :class:`RealProcessorNode`'s: no sibling VP of the
+      guest queued on *any* processor.
+
+    With one real processor every queue is the one queue, and the records are
+    those of :class:`RealProcessorNode` (``tests/diag44/test_mechanism.py``
+    checks this).
+    """
+
+    mechanism_name = "DispatchVectorNode"
+
+    def __init__(self, id_, simulation):
+        super().__init__(id_, simulation)
+        self.free_vps = {}                          # guest -> numbers of its VPs no connection holds
+        self.home = {}                              # (guest, VP number) -> the server it last ran on
+        self.vector_waiting = collections.Counter()  # home server (None: no home yet) -> VPs waiting for it
+        self.arriving = None                        # the connection being accepted (accept's choice)
+        self.freeing = None                         # the server being freed (release's choice)
+        self.server_priority_function = self.home_first
+
+    def home_first(self, server, ind) -> int:
+        """Server order for ``ind``'s start of service: its VP's home first (Ciw's server priority)."""
+        return 0 if server is self.home.get(ind.vp) else 1
+
+    def accept(self, next_individual, completed=False):
+        ind = next_individual
+        guest = ind.guest
+        if not ind.holds_vp and self.holding[guest] < self.vp_limit(ind):
+            free = self.free_vps.setdefault(guest, list(range(self.vp_limit(ind) - 1, -1, -1)))
+            ind.vp = (guest, free.pop())
+        self.arriving = ind
+        super().accept(ind, completed)
+        self.arriving = None
+
+    def must_wait(self, ind) -> bool:
+        """A VP waits while its home is busy; one with no home yet only while every processor is."""
+        home = self.home.get(ind.vp)
+        return super().must_wait(ind) if home is None else home.busy
+
+    def others_waiting(self, ind) -> bool:
+        return self.vector_waiting[ind.server] + self.vector_waiting[None] > 0
+
+    def _enqueue(self, ind) -> None:
+        super()._enqueue(ind)
+        ind.vector = self.home.get(ind.vp)
+        self.vector_waiting[ind.vector] += 1
+
+    def _dequeue(self, ind) -> None:
+        super()._dequeue(ind)
+        self.vector_waiting[ind.vector] -= 1
+
+    def choose_next_customer(self):
+        """Accepting: the arriving VP if it need not wait.  Releasing: the freed server's own queue, or a steal."""
+        server, self.freeing = self.freeing, None
+        if server is None:
+            ind = self.arriving
+            return None if ind is None or ind.in_queue else ind
+        if self.handoff is not None and not self.handoff.server:
+            return self.handoff                     # the same VP, on the same processor
+        oldest = None
+        for ind in self.individuals[0]:
+            if ind.server or not ind.in_queue:
+                continue
+            if ind.vector is server or ind.vector is None:
+                return ind
+            if oldest is None:
+                oldest = ind
+        return oldest                               # the processor runs dry: it steals
+
+    def get_service_time(self, ind):
+        burst = super().get_service_time(ind)
+        self.home[ind.vp] = ind.server
+        return burst
+
+    def _release_vp(self, ind, next_stop: int, guest: str) -> None:
+        if self.parked[guest]:
+            self.parked[guest][0].vp = ind.vp       # the parked connection takes the VP over in place
+        else:
+            self.free_vps[guest].append(ind.vp[1])
+        super()._release_vp(ind, next_stop, guest)
+
+    def _leave(self, ind, next_stop: int, guest: str | None = None) -> None:
+        self.freeing = ind.server
+        super()._leave(ind, next_stop, guest)
+        self.freeing = None
 
 
 class FollowNodeDecision(ciw.routing.NodeRouting):

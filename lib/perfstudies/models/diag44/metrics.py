@@ -49,7 +49,8 @@ def metrics(p: DiagParams, totals) -> dict[str, float]:
         "cp_us_per_tx": scale * cp / tx,
         "emul_us_per_tx": scale * (busy - cp) / tx,
         "total_util": 100.0 * busy / capacity_us,
-        "system_util": 100.0 * (sched_spin + normal * p.system_per_normal_us) / capacity_us,
+        "system_util": 100.0 * (sched_spin + normal * p.system_per_normal_us + fast * p.system_per_fast_us)
+        / capacity_us,
         "spin_rate": acquisitions_per_s * lock_held,
         "pct_spin": 100.0 * sched_spin / capacity_us,
         "lock_utilisation": lock_held,

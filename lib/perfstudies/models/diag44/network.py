@@ -2,7 +2,8 @@
 
 Two nodes (the classes are in :mod:`.mechanism`)::
 
-    REAL_PROCESSORS (RealProcessorNode, real_processors servers)
+    REAL_PROCESSORS (RealProcessorNode, real_processors servers sharing one queue;
+                     DispatchVectorNode, a queue each, with ``dispatch_vectors``)
         -> REAL_PROCESSORS                a normal-path yield or a time slice puts the VP at the back
                                           of the queue; or client work done (server work next)
         -> IDLE (IdleNode, infinite)      server work done; away from the processors, then the next transaction
@@ -20,8 +21,8 @@ from perfstudies.networks import closed_population, with_state
 from perfstudies.params import check_record
 from perfstudies.runner import check_seed, run_ciw
 
-from .mechanism import (IDLE, REAL_PROCESSORS, SERVER, FollowNodeDecision, IdleNode, OffProcessorTime,
-                        RealProcessorNode, client_class)
+from .mechanism import (IDLE, REAL_PROCESSORS, SERVER, DispatchVectorNode, FollowNodeDecision, IdleNode,
+                        OffProcessorTime, RealProcessorNode, client_class)
 from .metrics import metrics
 from .params import DiagParams
 
@@ -61,8 +62,12 @@ def build_network(params: DiagParams) -> ciw.Network:
 
 
 def node_classes(params: DiagParams) -> list[type]:
-    """The node class of each node, each given this run's parameters (:func:`with_state`)."""
-    return [with_state(RealProcessorNode, params=params), with_state(IdleNode, params=params)]
+    """The node class of each node, each given this run's parameters (:func:`with_state`).
+
+    The real processors share one dispatch queue, or have one each when ``params.dispatch_vectors`` is set.
+    """
+    processors = DispatchVectorNode if params.dispatch_vectors else RealProcessorNode
+    return [with_state(processors, params=params), with_state(IdleNode, params=params)]
 
 
 def model(params: DiagParams, seed: int) -> dict[str, float]:

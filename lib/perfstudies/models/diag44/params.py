@@ -50,6 +50,9 @@ class DiagParams(Params):
     client_guests: int = param(2, low=1, high=4, unit="guests", doc="client virtual machines (document: 2)")
     server_guests: int = param(20, low=1, high=40, unit="guests",
                                doc="single-processor server virtual machines (document: 20)")
+    dispatch_vectors: bool = param(False, doc="a dispatch queue per real processor (z/VM's dispatch vectors, "
+                                              "mechanism.DispatchVectorNode) instead of one shared queue; off "
+                                              "until the calibration has a fixed point with it (issue 28)")
 
     # --- workload constants (derived by calibration.calibrate from named cells) ---
     # base_work_us and client_share are also bounded together: the mean client slice and the mean server
@@ -84,6 +87,8 @@ class DiagParams(Params):
     system_per_normal_us: float = param(1.78148, low=0.0, high=1_000.0, unit="us/DIAG",
                                         doc="CP system time of one normal-path DIAG 44 besides spinning on the "
                                             "scheduler lock")
+    system_per_fast_us: float = param(0.237793, low=0.0, high=1_000.0, unit="us/DIAG",
+                                      doc="CP system time of one fast-path DIAG 44")
     accounting_ratio: float = param(0.898013, low=0.1, high=2.0, unit="ratio",
                                     doc="processor time utilization shows per microsecond the report charges")
     time_slice_us: float = param(5_000.0, low=100.0, high=1e6, unit="us",
