@@ -160,3 +160,16 @@ def test_params_budget_names_name_the_record_and_its_fields():
                                                                    "QueueParams.warmup = 500.0")
     with pytest.raises(ValueError, match=r"^fields = 'nope' is not allowed"):
         QueueParams().budget_names(("nope",))
+
+
+def test_a_panel_move_shares_one_budget_over_its_replications(monkeypatch):
+    """Issue 27: widget_run ran its replications with no overall bound (3 x a near-budget record);
+    now one move of a control shares MAX_CALL_EVENTS, named by Panel.replications."""
+    from perfstudies import panel
+    from toy import mm1
+
+    setting = mm1.QueueParams(horizon_s=20_000.0)  # about 20,000 events a replication
+    monkeypatch.setattr(runner, "MAX_CALL_EVENTS", 5_000)
+    panel.forget(mm1.PANEL)
+    with within(30), pytest.raises(EventBudgetExceeded, match=r"Panel\.replications = 3"):
+        panel.run_panel(mm1.PANEL, setting)

@@ -15,11 +15,16 @@ within :data:`TIME_LIMIT_S` of wall-clock time.  Anything else (an unnamed
 error, another exception type, a timeout, an invalid result) fails the
 target's test, with examples.
 
-Only record constructors and trivial calls run: no model simulation (the
-sweeps and replications use a stub model, ``run_ciw`` a network whose first
-arrival comes after any allowed run length), and local process pools are
-replaced by an in-process stand-in that records the pool size asked for (so a
-fork bomb is an invalid result, not a fork bomb).  Hypothesis is derandomized
+The core's targets run no model simulation (the sweeps and replications use
+a stub model, ``run_ciw`` a network whose first arrival comes after any
+allowed run length), and local process pools are replaced by an in-process
+stand-in that records the pool size asked for (so a fork bomb is an invalid
+result, not a fork bomb).  The studies' targets do run the models: each
+study's ``model``, ``widget_run`` and ``sweep_points`` and every public
+function of its ``__all__`` that takes one of its records (and a seed), the
+closed forms among them, on generated accepted records whose run lengths are
+held short (:data:`SHORT`, at most :data:`STUDY_EVENTS` estimated events),
+on wrong records and on wrong seeds, each call within :data:`STUDY_LIMIT_S`.  Hypothesis is derandomized
 (the same inputs every run) with a bounded number of examples per target.  The
 outcome counts go to ``_build/fuzz-outcomes.json`` and are printed by the last
 test (``pytest -s``).
@@ -35,6 +40,7 @@ import numbers
 import re
 import signal
 import time
+import typing
 from collections import Counter
 from pathlib import Path
 
@@ -96,13 +102,18 @@ def _names_one(message: str, names) -> bool:
     return any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", message) for name in names if name)
 
 
+#: Wall-clock seconds the call under way may take: the target's ``limit`` while :func:`_fuzz` runs it.
+_call_limit = TIME_LIMIT_S
+
+
 def _attempt(target: str, call, names, valid, errors=(ValueError, TypeError), shown: str = "") -> None:
     """Run ``call()`` and file its outcome under ``target`` (``shown``: the arguments, for the examples)."""
+    limit = _call_limit
     try:
-        with _time_limit(TIME_LIMIT_S):
+        with _time_limit(limit):
             result = call()
     except _TimeLimit:
-        outcome, detail = "timeout", f"still running after {TIME_LIMIT_S} s"
+        outcome, detail = "timeout", f"still running after {limit} s"
     except errors as error:
         named = _names_one(str(error), names)
         outcome, detail = ("refused", None) if named else ("unnamed error", f"{type(error).__name__}: {error}")
@@ -273,6 +284,8 @@ class Target:
     extra_names: tuple = ()
     #: arguments whose (text or path) value counts as a name in a message: a field name, a file
     value_names: tuple = ()
+    #: wall-clock seconds one call may take
+    limit: float = TIME_LIMIT_S
 
 
 def _get(module, name):
@@ -747,6 +760,11 @@ def _signature_names(function) -> tuple[set, bool]:
 
 @pytest.mark.parametrize("target", TARGETS, ids=[t.label for t in TARGETS])
 def test_core_function_returns_a_valid_result_or_names_the_bad_argument(target):
+    _fuzz(target)
+
+
+def _fuzz(target: Target) -> None:
+    """Call ``target`` on generated arguments and fail on anything but valid results and named refusals."""
     if target.function is None:
         pytest.skip(f"{target.label} does not exist in this version of the code")
     names, keywords = _signature_names(target.function)
@@ -770,7 +788,13 @@ def test_core_function_returns_a_valid_result_or_names_the_bad_argument(target):
         _attempt(target.label, lambda: target.function(**drawn), names,
                  lambda result: target.valid(result, drawn), target.errors, _short(drawn))
 
-    run()
+    # the limit reaches _attempt outside run(), whose source seeds the derandomized draws
+    global _call_limit
+    _call_limit = target.limit
+    try:
+        run()
+    finally:
+        _call_limit = TIME_LIMIT_S
     _check_target(target.label)
 
 
@@ -870,6 +894,153 @@ def test_parameter_record_is_valid_or_names_the_field(record):
 
     run()
     _check_target(label)
+
+
+# --- the studies' entry points, run on short accepted records ----------------------------------------------------
+
+#: Most Ciw events a generated record's own estimate may ask for: a run of a few tenths of a second.
+STUDY_EVENTS = 20_000
+#: Wall-clock seconds one study call may take: its runs take a few tenths of a second of CPU, on a
+#: machine shared with other work, and any accepted input is bounded by a minute of CPU anyway
+#: (``tests/test_event_estimates.py``, ``tests/test_budget.py``).
+STUDY_LIMIT_S = 20.0
+#: Generated inputs per study target (each runs simulations).
+STUDY_EXAMPLES = {"model": 10, "widget_run": 4, "closed form": 5, "sweep_points": 3}
+#: Each record's run-length fields, held short (strategies), and the short record (changes from the
+#: defaults) used in place of a generated one that the record refuses or that estimates more than
+#: STUDY_EVENTS events; every other field takes any value its range allows.
+SHORT = {
+    "DiagParams": ({"max_time_us": st.floats(1e4, 2e5), "warmup_us": st.floats(0.0, 5e3)},
+                   {"max_time_us": 1e5, "warmup_us": 0.0}),
+    "DeviceParams": ({"max_time": st.floats(10.0, 60.0), "warmup": st.floats(0.0, 5.0)},
+                     {"max_time": 60.0, "warmup": 5.0}),
+    "ImsParams": ({"max_time": st.floats(10.0, 30.0), "warmup": st.floats(0.0, 5.0)}, {"max_time": 20.0, "warmup": 5.0}),
+    "TsoParams": ({"max_time": st.floats(10.0, 60.0), "warmup": st.floats(0.0, 5.0)}, {"max_time": 60.0, "warmup": 5.0}),
+    "SpxtapeParams": ({"total_pages": st.integers(1_000, 20_000)}, {"total_pages": 10_000}),
+    "ConcurrentParams": ({"run_time": st.floats(10.0, 30.0), "warmup": st.floats(0.0, 5.0)},
+                         {"run_time": 20.0, "warmup": 5.0}),
+    "VTSParams": ({"completions": st.integers(50, 200)}, {"completions": 100}),
+    "DumpParams": ({"dump_blocks": st.integers(10_000, 60_000)}, {"dump_blocks": 20_000}),
+}
+
+
+def _events(record) -> float:
+    """A record's own estimate of one replication's events (0 for a record without one, e.g. a panel's)."""
+    for name in ("events_estimate", "events_per_replication", "events"):
+        value = getattr(record, name, None)
+        if value is not None:
+            return value() if callable(value) else value
+    return 0.0
+
+
+def _short_or_fallback(cls, fields: dict, short: dict, fallback: dict):
+    try:
+        record = cls(**fields, **short)
+    except ValueError:
+        return cls(**fallback)
+    return record if _events(record) <= STUDY_EVENTS else cls(**fallback)
+
+
+def _short_records(cls) -> st.SearchStrategy:
+    """Accepted records of ``cls`` with short runs: any allowed value of every field, run lengths held short."""
+    short, fallback = SHORT.get(cls.__name__, ({}, {}))
+    fields = st.fixed_dictionaries({}, optional={name: _valid_values(meta) for name, meta in cls.spec().items()
+                                                 if name not in short})
+    return st.builds(_short_or_fallback, st.just(cls), fields, st.fixed_dictionaries(short), st.just(fallback))
+
+
+def _record_classes_of(hint) -> tuple:
+    """The Params classes a type hint names (a class, or a union of them, None aside)."""
+    options = typing.get_args(hint) if typing.get_args(hint) else (hint,)
+    return tuple(option for option in options if isinstance(option, type) and issubclass(option, params_module.Params))
+
+
+def _metrics(result) -> bool:
+    return isinstance(result, dict) and bool(result) and all(
+        isinstance(name, str) and isinstance(value, numbers.Real) for name, value in result.items())
+
+
+def _sweep_points_valid(result) -> bool:
+    groups = result.values() if isinstance(result, dict) else [result]
+    return all(isinstance(group, list) and group and all(isinstance(point, params_module.Params) for point in group)
+               for group in groups)
+
+
+#: The arguments of the sweep_points functions that take any (the others take none).
+SWEEP_ARGUMENTS = {
+    "rates": Arg(st.lists(st.sampled_from([5.0, 10.0, 25.0, 30.0]), min_size=1, max_size=3),
+                 st.one_of(st.sampled_from([[], [0.0], [1e9], [math.nan]]), HOSTILE)),
+    "parameters": Arg(st.lists(st.integers(1, 5), min_size=1, max_size=3),
+                      st.one_of(st.sampled_from([[], [0], [6], [1.5]]), HOSTILE)),
+    "channel_paths": Arg(st.lists(st.integers(1, 8), min_size=1, max_size=3).map(tuple),
+                         st.one_of(st.sampled_from([(), (0,), (9,), (1.5,)]), HOSTILE)),
+}
+
+
+def _study_targets() -> list[Target]:
+    """Each study's ``model``, ``widget_run`` and ``sweep_points``, and every public function of its
+    ``__all__`` that takes one of its records (and a seed), e.g. the closed forms: called with short
+    accepted records, wrong records (another study's, hostile values) and wrong seeds."""
+    modules = {key: studies.study_module(key) for key in STUDIES}
+    others = [module.STUDY.params() for module in modules.values()]
+    seeds = Arg(st.integers(0, runner.MAX_SEED),
+                st.one_of(st.sampled_from([-1, runner.MAX_SEED + 1, 1.5, True, "1", None]), HOSTILE))
+    targets = []
+    for key, module in modules.items():
+        for name in module.__all__:
+            function = getattr(module, name)
+            if name == "sweep_points":
+                names, _ = _signature_names(function)
+                targets.append(Target(f"{key}.sweep_points", function,
+                                      {arg: SWEEP_ARGUMENTS[arg] for arg in names}, (),
+                                      lambda res, a: _sweep_points_valid(res), STUDY_EXAMPLES["sweep_points"],
+                                      limit=STUDY_LIMIT_S))
+                continue
+            try:
+                parameters = list(inspect.signature(function).parameters.values())
+                hints = typing.get_type_hints(function)
+            except (TypeError, ValueError, NameError):
+                continue
+            if not parameters or isinstance(function, type):
+                continue
+            first = parameters[0].name
+            classes = _record_classes_of(hints.get(first))
+            rest = [p.name for p in parameters[1:] if p.default is inspect.Parameter.empty]
+            if not classes or rest not in ([], ["seed"]):
+                continue
+            wrong = st.one_of(HOSTILE, st.sampled_from([r for r in others if not isinstance(r, classes)]))
+            records = st.one_of(*map(_short_records, classes))
+            if parameters[0].default is None:
+                records = st.one_of(st.none(), records)
+            arguments = {first: Arg(records, wrong)}
+            if rest:
+                arguments["seed"] = seeds
+            kind = "model" if name == "model" or rest else "widget_run" if name == "widget_run" else "closed form"
+            valid = (lambda res, a: _metrics(res)) if name.endswith("model") else (lambda res, a: res is not None)
+            targets.append(Target(f"{key}.{name}", function, arguments, (first, *rest), valid,
+                                  STUDY_EXAMPLES[kind], limit=STUDY_LIMIT_S))
+    return targets
+
+
+STUDY_TARGETS = _study_targets()
+
+
+@pytest.fixture(scope="module")
+def _study_memo():
+    """The studies' calibrations and panel defaults from the project's disk memo (the fuzz's own folder
+    would recompute them), the defaults' panel runs done before any call is timed."""
+    isolated, cache.CACHE = cache.CACHE, BUILD / "cache"
+    try:
+        for key in STUDIES:
+            studies.study_module(key).STUDY.widget_run(None)
+        yield
+    finally:
+        cache.CACHE = isolated
+
+
+@pytest.mark.parametrize("target", STUDY_TARGETS, ids=[t.label for t in STUDY_TARGETS])
+def test_study_entry_point_runs_short_records_or_names_the_bad_argument(target, _study_memo):
+    _fuzz(target)
 
 
 def test_outcomes_are_counted_and_reported():

@@ -37,7 +37,8 @@ import pandas as pd
 from scipy import stats
 
 from perfstudies.params import Params, check_callable, check_integer, check_record
-from perfstudies.runner import MAX_SEED, model_metrics, replication_seeds
+from perfstudies import runner
+from perfstudies.runner import MAX_SEED, event_budget, model_metrics, replication_seeds
 from perfstudies.tables import EMPTY, MINUS, interval_note, number, percent, readable
 
 #: Columns of :func:`run_panel`'s table, one row per headline metric.
@@ -205,6 +206,10 @@ def _replications(panel: Panel, params: Params, traced: bool) -> tuple[dict[str,
 
     Cached per process (the default runs once); replication *i* uses
     ``replication_seeds(panel.seed, panel.replications)[i]`` whether traced or not.
+    The replications of one setting share one event budget,
+    :data:`perfstudies.runner.MAX_CALL_EVENTS` (as :func:`~perfstudies.runner.replicate`'s
+    do), so one move of a control is bounded whatever the record: past it the
+    move stops with a ValueError naming ``Panel.replications`` and the record's run.
     """
     key = (panel, params)
     if key in _CACHE:
@@ -214,12 +219,13 @@ def _replications(panel: Panel, params: Params, traced: bool) -> tuple[dict[str,
             return values, traces
     seeds = replication_seeds(panel.seed, panel.replications)
     runs, traces = [], None
-    for index, rep_seed in enumerate(seeds):
-        if traced and index == 0:
-            metrics, traces = panel.trace(params, rep_seed)
-            runs.append(model_metrics(lambda *_: metrics, params, rep_seed))
-        else:
-            runs.append(model_metrics(panel.model, params, rep_seed))
+    with event_budget(runner.MAX_CALL_EVENTS, (f"Panel.replications = {panel.replications}",)):
+        for index, rep_seed in enumerate(seeds):
+            if traced and index == 0:
+                metrics, traces = panel.trace(params, rep_seed)
+                runs.append(model_metrics(lambda *_: metrics, params, rep_seed))
+            else:
+                runs.append(model_metrics(panel.model, params, rep_seed))
     values = {metric: np.array([run[metric] for run in runs], dtype=float) for metric in runs[0]}
     _CACHE[key] = (values, traces)
     _CACHE.move_to_end(key)

@@ -33,6 +33,10 @@ SEED = 442_005
 #: The 5-way's own calibrated constants (from its base run EXPT5209; see :mod:`.calibration`):
 #: the 5-way runs take these in place of the defaults, which are the 9-way's.
 FIVE_WAY = {"contention": 0.188645}
+#: Longest mean spin of one scheduler-lock acquisition, in mean holds (``sched_hold_us``), for the event
+#: estimate: the mechanism caps the lock's utilisation at 0.95 (``mechanism.LOCK_RHO_MAX``) and spins an
+#: M/M/1 wait, ``rho / (1 - rho)`` holds (``analytic.mm1_wait``); ``tests/test_event_estimates.py`` checks it.
+LOCK_WAIT_HOLDS_MAX = 0.95 / (1 - 0.95)
 
 
 @dataclass(frozen=True)
@@ -124,9 +128,14 @@ class DiagParams(Params):
         Transactions: the run length times the highest transaction rate the
         processors, the client VPs, the server VPs and the connections (each
         away ``off_processor_us`` per transaction) allow, each transaction
-        costing at least ``base_work_us`` of processor time.  Events per
-        transaction: one per client slice, one per time slice of server work
-        and a few for the hand-overs and the idle node.  Yields come on top:
+        costing at least ``base_work_us`` of processor time, plus the
+        connections in flight.  Events per transaction: one per client slice
+        and a few for the hand-overs and the idle node.  Server work comes in
+        time slices: its share of the base work plus the scheduler-lock spin
+        of CP's other acquisitions (up to :data:`LOCK_WAIT_HOLDS_MAX` holds
+        each: a long ``sched_hold_us`` makes it thousands of slices), and
+        every slice but a transaction's last holds a processor a whole time
+        slice, which bounds their number too.  Yields come on top:
         each slice yields again and again while the guest lock stays held (a
         geometric number of times, with the chance ``1 - (1 - contention)^h``,
         ``h`` the siblings that can run), each yield costing an event or two;
@@ -138,8 +147,11 @@ class DiagParams(Params):
                    self.client_guests * self.client_vps / (self.client_share * work),
                    self.server_guests / ((1 - self.client_share) * work),
                    self.connections / self.off_processor_us if self.off_processor_us > 0 else math.inf)
-        transactions = rate * self.max_time_us
-        per_transaction = self.slices_per_tx + (1 - self.client_share) * work / self.time_slice_us + 6
+        transactions = rate * self.max_time_us + self.connections
+        server_us = (1 - self.client_share) * work + self.sched_other_per_tx * LOCK_WAIT_HOLDS_MAX * self.sched_hold_us
+        server_slices = min(transactions * (server_us / self.time_slice_us + 1),
+                            transactions + self.real_processors * self.max_time_us / self.time_slice_us)
+        per_transaction = self.slices_per_tx + 6
         siblings = min(self.client_vps, self.real_processors) - 1
         held = 1 - (1 - self.contention) ** siblings
         yield_us = min(self.fast_diags_per_yield * (self.fast_cp_us + self.fast_spin_us),
@@ -147,4 +159,4 @@ class DiagParams(Params):
         yields = transactions * self.slices_per_tx * held / (1 - held) if held < 1 else math.inf
         if yield_us > 0:
             yields = min(yields, self.real_processors * self.max_time_us / yield_us)
-        return transactions * per_transaction + 2 * yields
+        return transactions * per_transaction + server_slices + 2 * yields
