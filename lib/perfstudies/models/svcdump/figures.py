@@ -16,7 +16,7 @@ from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params, statements
 from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
 from perfstudies.panel import panel_caption, panel_view
-from perfstudies.tables import comparison, exact, number, percent, readable
+from perfstudies.tables import comparison, exact, interval, number, percent, readable
 
 STRIPES = list(range(1, 9))
 X_STRIPES = alt.X("stripes:Q", axis=charts.integer_axis("stripes (dump volumes)"))
@@ -133,10 +133,6 @@ def resource_time_view():
                     formats={"flattening at stripes": lambda v: number(v, 2)})
 
 
-def _with_interval(mean: float, half_width: float) -> str:
-    return f"{number(mean)}\u00a0±\u00a0{number(half_width, 2)}"
-
-
 def elapsed_view(elapsed: pd.DataFrame, bound: bool = True):
     """Simulated time ± 95% half-width per stripe count and device (and each one's bound), as a reader sees it.
 
@@ -146,7 +142,7 @@ def elapsed_view(elapsed: pd.DataFrame, bound: bool = True):
     frame = pd.DataFrame({"stripes": STRIPES})
     for device in DEVICES:
         rows = elapsed[elapsed["device"] == device].set_index("stripes").loc[STRIPES]
-        frame[f"{device}: simulated (s)"] = [_with_interval(m, h) for m, h in zip(rows["mean"], rows["half_width"])]
+        frame[f"{device}: simulated (s)"] = [interval(m, h) for m, h in zip(rows["mean"], rows["half_width"])]
         if bound:
             frame[f"{device}: bound (s)"] = rows["bound"].to_numpy()
     return readable(frame, formats={"stripes": "count"})
