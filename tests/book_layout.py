@@ -24,8 +24,9 @@ drawn thinner than its line, or a line wholly hidden, does not count.
 SLACK = 1.5
 #: Labels on one line closer than this many pixels read as one word ("0.020.03"): they count as overlapping.
 GAP = 4
-#: A band (area or rect mark) thinner than this many pixels everywhere, or an error bar shorter, is not seen.
-BAND_PX = 2
+#: A band (area or rect mark) thinner than this many pixels everywhere, or an error bar shorter, is not seen:
+#: Vega strokes a line 2 px wide, and a band drawn around a line shows only where it clears it by 1 px each side.
+BAND_PX = 4
 #: A line (line path or rule) shorter than this many pixels on the screen is not seen as a line.
 LINE_PX = 10
 #: What a chart's words can promise and the words (JavaScript regular expressions, any case) that promise it:

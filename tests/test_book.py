@@ -339,7 +339,7 @@ def test_every_legend_entry_is_inside_its_figure(rendered):
 @pytest.mark.browser
 def test_every_promise_of_a_chart_title_or_legend_is_drawn(rendered):
     """A band, an interval, a line, a dashed line or markers that a chart's title or legend names is drawn
-    where a reader can see it (a band 2 px thick somewhere, a line 10 px long), at both widths."""
+    where a reader can see it (a band 4 px thick somewhere, clear of a 2 px line; a line 10 px long), at both widths."""
     problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "broken"))
     assert not problems, _by_page(problems)
 

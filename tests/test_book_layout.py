@@ -117,7 +117,7 @@ def test_a_promise_of_the_title_that_nothing_drawn_keeps_is_found(layout):
     broken = chart_problems(layout, "broken")
     assert len(broken) == 4, broken
     assert all(problem.startswith("chart 2 ('Mean with its 95% CI band") for problem in broken), broken
-    assert broken[0].endswith("promises a band, but no band is drawn 2 px thick (the thickest: 1.0 px)")
-    assert broken[1].endswith("promises an interval, but no band or error bar is drawn 2 px across (the widest: 1.0 px)")
+    assert broken[0].endswith("promises a band, but no band is drawn 4 px thick (the thickest: 1.0 px)")
+    assert broken[1].endswith("promises an interval, but no band or error bar is drawn 4 px across (the widest: 1.0 px)")
     assert broken[2].endswith("promises a dashed line, but no dashed line is drawn 10 px long (the longest: 0 px)")
     assert broken[3].endswith("promises markers, but no marker is drawn")
