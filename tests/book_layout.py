@@ -82,6 +82,10 @@ LAYOUT = """([slack, gap, bandPx, linePx, promises]) => {
             'legend-title': 'legend title', 'title-text': 'title', 'title-subtitle': 'subtitle',
             'mark': 'mark label'}[found] || (found || 'text').replace(/-/g, ' ');
   };
+  const words = el => {  // a text's words, its lines (tspans) joined by a space as a reader reads them
+    const lines = [...el.querySelectorAll('tspan')];
+    return (lines.length ? lines.map(line => line.textContent).join(' ') : el.textContent).trim();
+  };
   const name = el => `"${el.textContent.trim().slice(0, 40)}" (${role(el)})`;
   const clip = (el, svg) => {  // the part of the screen where el's figure is seen: its svg within clipping boxes
     let r = svg.getBoundingClientRect();
@@ -175,13 +179,13 @@ LAYOUT = """([slack, gap, bandPx, linePx, promises]) => {
   };
   const said = svg => [...svg.querySelectorAll('.role-title-text text, .role-title-subtitle text, '
                                              + '.role-legend-title text, .role-legend-label text')]
-    .filter(t => shown(t, svg)).map(t => t.textContent.trim()).filter(Boolean);
+    .filter(t => shown(t, svg)).map(words).filter(Boolean);
   const charts = [...document.querySelectorAll('.perfstudies-chart')].map((chart, index) => {
     const svg = chart.querySelector('svg');
     const result = {index, title: '', overlaps: [], spills: [], outside: [], broken: []};
     if (!svg) return result;
     const titled = svg.querySelector('.role-title-text text') || svg.querySelector('.role-axis-title text');
-    result.title = titled ? titled.textContent.trim() : '';  // the chart's title, else its first axis title
+    result.title = titled ? words(titled) : '';  // the chart's title, else its first axis title
     const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && shown(t, svg))
       .map(t => ({el: t, quad: quad(t, gap / 2)})).filter(t => t.quad);
     for (let i = 0; i < texts.length; i++) {
@@ -212,10 +216,10 @@ LAYOUT = """([slack, gap, bandPx, linePx, promises]) => {
         result.outside.push(`${what} lies ${out.toFixed(0)} px outside the figure`);
       }
     }
-    const words = said(svg);
+    const claims = said(svg);
     let measured = null;
     for (const [promise, pattern] of Object.entries(promises)) {
-      const text = words.find(w => new RegExp(pattern, 'i').test(w));
+      const text = claims.find(w => new RegExp(pattern, 'i').test(w));
       if (!text) continue;
       measured = measured || drawn(svg);
       const [kept, why] = measured[promise];
