@@ -2,7 +2,8 @@
 
 :data:`LAYOUT` runs in a page of the built book (``page.evaluate``) and returns, per chart
 (``.perfstudies-chart``), the text labels that overlap one another, the diagram labels that spill
-out of their box and the legend entries drawn outside the figure; and, for the page, every element
+out of their box, the legend entries drawn outside the figure and the promises of its title and legend
+(a band, an interval, a line, a dashed line, markers) that nothing drawn keeps; and, for the page, every element
 that scrolls sideways inside it, with whether it is a table that shows a scroll cue, and every glued
 number (myst-nb's ``span.pasted-text``) set bolder than its sentence.  The helpers
 below turn that into one line per problem, each naming the chart by its number and title, so
@@ -11,16 +12,37 @@ below turn that into one line per problem, each naming the chart by its number a
 Text boxes are the rendered SVG ``text`` elements' own boxes (``getBBox``) carried to the screen by
 their transform (``getScreenCTM``), so rotated axis labels are compared as the rotated rectangles
 they are, not as their much larger upright bounding boxes.
+
+A promise is read from the words a reader reads (the chart's titles, subtitles, legend titles and
+labels, never its axes) and kept by the SVG's own marks (Vega's ``role-mark`` groups, never the
+legend's symbols), measured on the screen: a band's thickness is the greatest vertical extent of an
+area (or rect) mark's filled outline over any one x, a line's length its drawn path's, so a band
+drawn thinner than its line, or a line wholly hidden, does not count.
 """
 
 #: Overlaps and spills smaller than this many pixels (anti-aliasing, font metrics) are not reported.
 SLACK = 1.5
 #: Labels on one line closer than this many pixels read as one word ("0.020.03"): they count as overlapping.
 GAP = 4
+#: A band (area or rect mark) thinner than this many pixels everywhere, or an error bar shorter, is not seen:
+#: Vega strokes a line 2 px wide, and a band drawn around a line shows only where it clears it by 1 px each side.
+BAND_PX = 4
+#: A line (line path or rule) shorter than this many pixels on the screen is not seen as a line.
+LINE_PX = 10
+#: What a chart's words can promise and the words (JavaScript regular expressions, any case) that promise it:
+#: a band (an area at least :data:`BAND_PX` thick), an interval (such a band, or an error bar at least
+#: :data:`BAND_PX` long), a line, a dashed (or dotted) line (each at least :data:`LINE_PX` long), markers.
+PROMISES = {
+    "a band": r"\b(bands?|shaded)\b",
+    "an interval": r"\b(CIs?|intervals?|error bars?)\b",
+    "a line": r"\b(lines?|curves?|solid)\b",
+    "a dashed line": r"\b(dash(ed|es)?|dotted)\b",
+    "markers": r"\b(points|markers?|dots|crosses|circles|squares|triangles)\b",
+}
 #: What :data:`LAYOUT` takes (``page.evaluate(LAYOUT, ARGUMENTS)``).
-ARGUMENTS = [SLACK, GAP]
+ARGUMENTS = [SLACK, GAP, BAND_PX, LINE_PX, PROMISES]
 
-LAYOUT = """([slack, gap]) => {
+LAYOUT = """([slack, gap, bandPx, linePx, promises]) => {
   const article = document.querySelector('article.bd-article') || document.querySelector('main');
   const quad = (el, pad) => {  // the element's own box, pad wider at each end of its line, as four corners on the screen
     let box;
@@ -60,6 +82,10 @@ LAYOUT = """([slack, gap]) => {
             'legend-title': 'legend title', 'title-text': 'title', 'title-subtitle': 'subtitle',
             'mark': 'mark label'}[found] || (found || 'text').replace(/-/g, ' ');
   };
+  const words = el => {  // a text's words, its lines (tspans) joined by a space as a reader reads them
+    const lines = [...el.querySelectorAll('tspan')];
+    return (lines.length ? lines.map(line => line.textContent).join(' ') : el.textContent).trim();
+  };
   const name = el => `"${el.textContent.trim().slice(0, 40)}" (${role(el)})`;
   const clip = (el, svg) => {  // the part of the screen where el's figure is seen: its svg within clipping boxes
     let r = svg.getBoundingClientRect();
@@ -73,12 +99,93 @@ LAYOUT = """([slack, gap]) => {
     }
     return box;
   };
+  const screen = (m, x, y) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+  const outlines = el => {  // el's filled outline as closed polygons of screen points, one per subpath
+    const m = el.getScreenCTM();
+    if (!m) return [];
+    const d = el.getAttribute('d') || '';
+    const tokens = d.match(/[a-zA-Z]|-?(?:\\d+\\.?\\d*|\\.\\d+)(?:e[-+]?\\d+)?/g) || [];
+    if (tokens.every(t => /^[-.\\d]/.test(t) || 'MLHVZ'.includes(t))) {  // straight segments: exact
+      const polygons = [];
+      let command = 'M', x = 0, y = 0, i = 0;
+      while (i < tokens.length) {
+        if (/[A-Z]/.test(tokens[i])) command = tokens[i++];
+        if (command === 'Z') { if (i < tokens.length && !/[A-Z]/.test(tokens[i])) i++; continue; }
+        if (command === 'H') x = +tokens[i++];
+        else if (command === 'V') y = +tokens[i++];
+        else { x = +tokens[i++]; y = +tokens[i++]; }
+        if (command === 'M') { polygons.push([]); command = 'L'; }
+        if (!polygons.length) polygons.push([]);
+        polygons[polygons.length - 1].push(screen(m, x, y));
+      }
+      return polygons;
+    }
+    return d.split(/(?=M)/).map(part => {  // curves: each subpath sampled every half unit of its length
+      const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+      path.setAttribute('d', part);
+      el.parentNode.appendChild(path);
+      const length = path.getTotalLength(), n = Math.min(4000, Math.ceil(length * 2) + 1), points = [];
+      for (let k = 0; k <= n; k++) { const p = path.getPointAtLength(length * k / n); points.push([p.x, p.y]); }
+      path.remove();
+      return points.map(([px, py]) => screen(m, px, py));
+    });
+  };
+  const thickness = polygon => {  // the greatest vertical extent of the polygon's inside over one x
+    let most = 0;
+    for (const [vx] of polygon) {
+      for (const x of [vx - 1e-6, vx + 1e-6]) {
+        const ys = [];
+        for (let i = 0; i < polygon.length; i++) {
+          const [x1, y1] = polygon[i], [x2, y2] = polygon[(i + 1) % polygon.length];
+          if ((x1 <= x) !== (x2 <= x)) ys.push(y1 + (x - x1) * (y2 - y1) / (x2 - x1));
+        }
+        ys.sort((a, b) => a - b);
+        let inside = 0;
+        for (let k = 0; k + 1 < ys.length; k += 2) inside += ys[k + 1] - ys[k];
+        most = Math.max(most, inside);
+      }
+    }
+    return most;
+  };
+  const stroked = el => {  // a visible stroke: [on-screen length, dashed?], else null
+    const style = getComputedStyle(el);
+    if (style.stroke === 'none' || parseFloat(style.strokeOpacity) === 0 || parseFloat(style.strokeWidth) === 0) return null;
+    const m = el.getScreenCTM();
+    if (!m) return null;
+    const dashes = (el.getAttribute('stroke-dasharray') || style.strokeDasharray || '').split(/[ ,]+/)
+      .map(parseFloat).filter(v => !isNaN(v));
+    return [el.getTotalLength() * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)),
+            dashes.length > 1 && dashes.some((v, k) => k % 2 === 1 && v > 0)];
+  };
+  const drawn = svg => {  // what the chart's marks (not its legend) show, measured on the screen
+    const marks = selector => [...svg.querySelectorAll(selector)].filter(el => shown(el, svg));
+    const band = Math.max(0, ...marks('g.mark-area.role-mark > path').flatMap(outlines).map(thickness),
+                          ...marks('g.mark-rect.role-mark > path').map(el => el.getBoundingClientRect().height));
+    const strokes = marks('g.mark-line.role-mark > path').map(stroked).filter(Boolean);
+    const rules = marks('g.mark-rule.role-mark > line, g.mark-rule.role-mark > path').map(stroked).filter(Boolean);
+    const longest = list => Math.max(0, ...list.map(([length]) => length));
+    const bar = longest(rules), line = longest([...strokes, ...rules]);
+    const dashed = longest([...strokes, ...rules].filter(([, dash]) => dash));
+    const markers = marks('g.mark-symbol.role-mark > path').filter(el => {
+      const r = el.getBoundingClientRect(); return r.width >= 1 && r.height >= 1; }).length;
+    return {
+      'a band': [band >= bandPx, `no band is drawn ${bandPx} px thick (the thickest: ${band.toFixed(1)} px)`],
+      'an interval': [band >= bandPx || bar >= bandPx,
+                 `no band or error bar is drawn ${bandPx} px across (the widest: ${Math.max(band, bar).toFixed(1)} px)`],
+      'a line': [line >= linePx, `no line is drawn ${linePx} px long (the longest: ${line.toFixed(0)} px)`],
+      'a dashed line': [dashed >= linePx, `no dashed line is drawn ${linePx} px long (the longest: ${dashed.toFixed(0)} px)`],
+      markers: [markers > 0, 'no marker is drawn'],
+    };
+  };
+  const said = svg => [...svg.querySelectorAll('.role-title-text text, .role-title-subtitle text, '
+                                             + '.role-legend-title text, .role-legend-label text')]
+    .filter(t => shown(t, svg)).map(words).filter(Boolean);
   const charts = [...document.querySelectorAll('.perfstudies-chart')].map((chart, index) => {
     const svg = chart.querySelector('svg');
-    const result = {index, title: '', overlaps: [], spills: [], outside: []};
+    const result = {index, title: '', overlaps: [], spills: [], outside: [], broken: []};
     if (!svg) return result;
     const titled = svg.querySelector('.role-title-text text') || svg.querySelector('.role-axis-title text');
-    result.title = titled ? titled.textContent.trim() : '';  // the chart's title, else its first axis title
+    result.title = titled ? words(titled) : '';  // the chart's title, else its first axis title
     const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && shown(t, svg))
       .map(t => ({el: t, quad: quad(t, gap / 2)})).filter(t => t.quad);
     for (let i = 0; i < texts.length; i++) {
@@ -109,6 +216,15 @@ LAYOUT = """([slack, gap]) => {
         result.outside.push(`${what} lies ${out.toFixed(0)} px outside the figure`);
       }
     }
+    const claims = said(svg);
+    let measured = null;
+    for (const [promise, pattern] of Object.entries(promises)) {
+      const text = claims.find(w => new RegExp(pattern, 'i').test(w));
+      if (!text) continue;
+      measured = measured || drawn(svg);
+      const [kept, why] = measured[promise];
+      if (!kept) result.broken.push(`"${text.slice(0, 60)}" promises ${promise}, but ${why}`);
+    }
     return result;
   });
   const scrollers = [...article.querySelectorAll('*')].filter(el => !(el instanceof SVGElement)
@@ -131,7 +247,8 @@ def _chart(chart: dict) -> str:
 
 
 def chart_problems(layout: dict, key: str) -> list[str]:
-    """One line per problem of kind ``key`` (``overlaps``, ``spills``, ``outside``), naming its chart."""
+    """One line per problem of kind ``key`` (``overlaps``, ``spills``, ``outside``, ``broken`` promises), naming
+    its chart."""
     return [f"{_chart(chart)}: {problem}" for chart in layout["charts"] for problem in chart[key]]
 
 

@@ -7,7 +7,9 @@ drawn, sliders that change their chart, charts and tables no wider than the
 text column, no page that scrolls sideways, no raw ``nan`` or exponent in a
 table; and what a reader would otherwise catch by eye (``book_layout``): no two
 labels of a chart overlapping, no diagram label spilling out of its box, no
-legend entry outside its figure, nothing but a cued table scrolling sideways.  Screenshots of every page at both widths land in ``_build/screenshots/``.
+legend entry outside its figure, no band, interval, line or markers promised by a chart's title or
+legend left undrawn, nothing but a cued table scrolling sideways; and search from the built files
+(``file://``) without console errors.  Screenshots of every page at both widths land in ``_build/screenshots/``.
 Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
@@ -335,6 +337,14 @@ def test_every_legend_entry_is_inside_its_figure(rendered):
 
 
 @pytest.mark.browser
+def test_every_promise_of_a_chart_title_or_legend_is_drawn(rendered):
+    """A band, an interval, a line, a dashed line or markers that a chart's title or legend names is drawn
+    where a reader can see it (a band 4 px thick somewhere, clear of a 2 px line; a line 10 px long), at both widths."""
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "broken"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
 def test_nothing_scrolls_sideways_inside_a_page_at_420_px_but_a_cued_table(rendered):
     """A box that scrolls sideways hides part of itself: only a table may, and it shows that it does."""
     problems = _layout_problems(rendered, (NARROW,), scroll_problems)
@@ -347,3 +357,40 @@ def test_glued_numbers_are_set_in_the_weight_of_their_sentence(rendered):
     problems = {page: [f"glued {text!r} is bolder than its sentence" for text in measured["layout"]["shouted"]]
                 for page, measured in rendered[WIDE].items() if measured["layout"]["shouted"]}
     assert not problems, _by_page(problems)
+
+
+def _search(context, url: str) -> tuple[list[str], list[str], int]:
+    """The search page at ``url`` (asking for "queue"): its console errors, the non-file, non-localhost
+    requests it made, and how many of its results show a snippet."""
+    errors, blocked = [], []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+                  else only_localhost(route, blocked))
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}?q=queue", wait_until="load")
+    results = page.locator("#search-results ul.search li")
+    results.first.wait_for(timeout=15_000)
+    page.wait_for_timeout(1500)  # each result's snippet is fetched (or refused) after the result is listed
+    count, snippets = results.count(), page.locator("#search-results ul.search li p.context").count()
+    page.close()
+    assert count > 0, f"{url}: the search for 'queue' listed no page"
+    return errors, blocked, snippets
+
+
+@pytest.mark.browser
+def test_search_works_from_files_without_console_errors_and_with_snippets_when_served(built_book, book_url):
+    """Opened as files (``file://``, no server), the search page lists the matching pages and logs no
+    error: a browser refuses a file's fetch of another file, so the results come without their
+    snippets (``book/_ext/static/file_search.js``); served over http, they keep them."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: make test installs Debian's chromium (make browser)")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        from_file = _search(browser.new_context(), (built_book / "search.html").as_uri())
+        served = _search(browser.new_context(), f"{book_url}/search.html")
+        browser.close()
+    assert from_file[:2] == ([], []), f"from file://: console errors {from_file[0]}, requests {from_file[1]}"
+    assert from_file[2] == 0
+    assert served[:2] == ([], []) and served[2] > 0, f"served: {served}"

@@ -14,6 +14,10 @@ pytestmark = pytest.mark.browser
 #: A chart whose axis labels collide, two that touch (and two rotated ones that do not, though their upright boxes
 #: would), a hidden label, a diagram label wider than its box, a legend entry past the figure's
 #: right edge; a glued number bolder than its sentence (and one stressed with its sentence); a plain box that scrolls sideways and a table that scrolls with a cue.
+#: Then three charts whose titles and legends make promises: the first breaks four (its band, steep
+#: and tall as a whole, is 1 px thick at any x; its dashed line is hidden; it has no error bar and no
+#: marker), the second keeps a band, a solid and a dashed line and markers, the third an interval by
+#: its error bar alone.
 PAGE = """<!DOCTYPE html><html><body><article class="bd-article">
 <div class="perfstudies-chart" style="width: 300px">
  <svg width="300" height="220" viewBox="0 0 300 220" style="font: 12px sans-serif">
@@ -29,6 +33,32 @@ PAGE = """<!DOCTYPE html><html><body><article class="bd-article">
   <g class="mark-text role-mark"><text x="50" y="140" text-anchor="middle">far too long for its box</text></g>
   <g class="mark-group role-legend"><g class="mark-text role-legend-label">
    <text x="230" y="200">held: interrupt pending</text></g></g>
+ </svg>
+</div>
+<div class="perfstudies-chart" style="width: 300px">
+ <svg width="300" height="220" viewBox="0 0 300 220" style="font: 12px sans-serif">
+  <g class="mark-text role-title-text"><text x="5" y="15"><tspan>Mean with its 95% CI</tspan><tspan x="5" dy="14">band,
+   bound dashed, points</tspan></text></g>
+  <g class="mark-area role-mark"><path d="M20,200L280,60L280,61L20,201Z" fill="#888"></path></g>
+  <g class="mark-line role-mark"><path d="M20,190L280,50" stroke="#000" fill="none"></path></g>
+  <g class="mark-line role-mark"><path d="M20,180L280,40" stroke="#000" stroke-dasharray="6,3" opacity="0"></path></g>
+ </svg>
+</div>
+<div class="perfstudies-chart" style="width: 300px">
+ <svg width="300" height="220" viewBox="0 0 300 220" style="font: 12px sans-serif">
+  <g class="mark-text role-title-text"><text x="5" y="15">Mean (solid line), bound (dashed) and points</text></g>
+  <g class="mark-area role-mark"><path d="M20,100L150,80L280,60L280,75L150,95L20,115Z" fill="#888"></path></g>
+  <g class="mark-line role-mark"><path d="M20,190L280,50" stroke="#000" fill="none"></path></g>
+  <g class="mark-line role-mark"><path d="M20,180L280,40" stroke="#000" stroke-dasharray="6,3" fill="none"></path></g>
+  <g class="mark-symbol role-mark"><path transform="translate(150,120)" d="M3,0A3,3,0,1,1,-3,0A3,3,0,1,1,3,0"></path></g>
+  <g class="mark-group role-legend"><g class="mark-text role-legend-label">
+   <text x="20" y="210">shaded: the bounds</text></g></g>
+ </svg>
+</div>
+<div class="perfstudies-chart" style="width: 300px">
+ <svg width="300" height="220" viewBox="0 0 300 220" style="font: 12px sans-serif">
+  <g class="mark-text role-title-text"><text x="5" y="15">Simulation with 95% CI</text></g>
+  <g class="mark-rule role-mark"><line x1="150" y1="100" x2="150" y2="130" stroke="#d95f02"></line></g>
  </svg>
 </div>
 <p>A glued <span class="pasted-text" style="font-weight: bold">1,480</span> shouts;
@@ -80,3 +110,16 @@ def test_only_a_cued_table_may_scroll_sideways(layout):
 
 def test_a_glued_number_bolder_than_its_sentence_is_found(layout):
     assert layout["shouted"] == ["1,480"]
+
+
+def test_a_promise_of_the_title_that_nothing_drawn_keeps_is_found(layout):
+    """A band 1 px thick (however tall its outline), a hidden dashed line, no error bar, no marker; the
+    next two charts keep theirs, the last with an error bar and no band.  The first title's promise of
+    a band starts its second line: read as one string ("CIband") it would be missed."""
+    broken = chart_problems(layout, "broken")
+    assert len(broken) == 4, broken
+    assert all(problem.startswith("chart 2 ('Mean with its 95% CI band") for problem in broken), broken
+    assert broken[0].endswith("promises a band, but no band is drawn 4 px thick (the thickest: 1.0 px)")
+    assert broken[1].endswith("promises an interval, but no band or error bar is drawn 4 px across (the widest: 1.0 px)")
+    assert broken[2].endswith("promises a dashed line, but no dashed line is drawn 10 px long (the longest: 0 px)")
+    assert broken[3].endswith("promises markers, but no marker is drawn")

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from perfstudies.compare import Cell, Published, comparison_table
-from perfstudies.tables import (COLUMN_CHARS, EMPTY, Folded, comparison, exact, fold, long_format, number, percent,
-                                 readable, split, width)
+from perfstudies.tables import (COLUMN_CHARS, EMPTY, WIDE_INTERVAL, Folded, comparison, exact, fold, interval,
+                                 long_format, number, percent, readable, split, width)
 
 
 @pytest.mark.parametrize(("value", "digits", "text"), [
@@ -143,6 +143,22 @@ def test_comparison_puts_misses_first_in_words_and_folds_long_tables():
 def test_new_helpers_name_a_bad_argument(call, name):
     with pytest.raises(ValueError, match=rf"^{name}"):
         call()
+
+
+@pytest.mark.parametrize(("mean", "half_width", "text"), [
+    (7772.4, 31.2, "7,770\u00a0±\u00a031"), (0.4449, 0.00069, "0.445\u00a0±\u00a00.00069"),
+    (1480.0, 4050.0, f"1,480\u00a0±\u00a04,000 {WIDE_INTERVAL}"), (2.5, math.nan, "2.50"), (2.5, 0.0, "2.50"),
+    (math.nan, 1.0, EMPTY), (None, None, EMPTY),
+])
+def test_an_interval_is_three_and_two_significant_figures_on_one_line(mean, half_width, text):
+    assert interval(mean, half_width) == text
+
+
+@pytest.mark.parametrize(("mean", "half_width", "name"), [(1.0, -0.5, "half_width"), ("1", 0.5, "mean"),
+                                                          (1.0, True, "half_width")])
+def test_an_interval_refuses_a_bad_mean_or_half_width_by_name(mean, half_width, name):
+    with pytest.raises(ValueError, match=rf"^{name} = "):
+        interval(mean, half_width)
 
 
 def test_an_interval_wider_than_its_mean_is_said_in_words():

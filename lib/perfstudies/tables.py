@@ -16,6 +16,7 @@ module:
   text column: repeat the key columns beside a few value columns at a time, or
   turn the value columns into rows.  :func:`width` estimates a table's width in
   characters, :data:`COLUMN_CHARS` is what the text column holds.
+- :func:`interval` is how any table shows a mean with its 95% interval.
 - :func:`comparison` is the chapter's standard published-vs-model table: one
   cell label, roles in words, model with its interval, misses first, folded
   when long.
@@ -554,7 +555,7 @@ def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | 
         "cell": labels,
         "role": frame["role"].map(ROLE_WORDS),
         "published": frame["published"].map(exact),
-        "model (95% CI)": [_with_interval(m, h) for m, h in zip(frame["model"], frame["ci_half_width"])],
+        "model (95% CI)": [interval(m, h) for m, h in zip(frame["model"], frame["ci_half_width"])],
         "error": frame["rel_error"].map(lambda v: percent(v, signed=True)),
         "tolerance": [_tolerance(v, k) if _is_missing(low) else f"{exact(low)}\u2013{exact(high)}"
                       for v, k, low, high in zip(frame["tolerance"], frame["tolerance_kind"],
@@ -593,13 +594,28 @@ def interval_note(mean, half_width) -> str:
     return f" {WIDE_INTERVAL}" if abs(_real("half_width", half_width)) > abs(_real("mean", mean)) else ""
 
 
-def _with_interval(model, half_width) -> str:
-    if _is_missing(model):
+def interval(mean, half_width) -> str:
+    """A mean and its 95% half-width as a reader sees them, in every table: ``"150 ± 1.0"``.
+
+    Three significant figures for the mean and two for the half-width (:func:`number`), never
+    broken over two lines, and an interval wider than its mean said in words (:func:`interval_note`);
+    the mean alone when it has no half-width (missing or 0), an en dash when there is no mean.
+    A half-width below 0 is refused by name.
+
+    >>> interval(7772.4, 31.2), interval(0.4449, 0.00069), interval(2.5, float("nan"))
+    ('7,770\xa0±\xa031', '0.445\xa0±\xa00.00069', '2.50')
+    """
+    if _is_missing(mean):
         return EMPTY
-    if _is_missing(half_width) or half_width == 0:
-        return number(model)
-    # never broken over two lines, and said when the interval is wider than the mean
-    return f"{number(model)}\u00a0±\u00a0{number(half_width, 2)}{interval_note(model, half_width)}"
+    mean = _real("mean", mean)
+    if _is_missing(half_width):
+        return number(mean)
+    half_width = _real("half_width", half_width)
+    if not half_width >= 0:
+        raise ValueError(f"half_width = {half_width!r} is out of range: allowed a half-width >= 0, or NaN")
+    if half_width == 0:
+        return number(mean)
+    return f"{number(mean)}\u00a0±\u00a0{number(half_width, 2)}{interval_note(mean, half_width)}"
 
 
 def _tolerance(value, kind) -> str:

@@ -109,3 +109,16 @@ def test_the_comparison_view_labels_each_cell_in_words():
     shown = figures.comparison_view(table).table.perfstudies_text
     assert len(shown) == len(table)
     assert not shown["cell"].str.contains("_").any()
+
+
+def test_the_elapsed_table_shows_each_interval_as_every_table_does():
+    """Three and two significant figures through ``tables.interval``, a too-wide interval said in words."""
+    import pandas as pd
+    from perfstudies.tables import WIDE_INTERVAL, interval
+
+    elapsed = pd.DataFrame([{"device": device, "stripes": n, "mean": 0.4449 * n, "half_width": 0.00069,
+                             "bound": 0.4 * n} for device in ("3390-3", "ESS") for n in figures.STRIPES])
+    elapsed.loc[0, "half_width"] = 0.5  # wider than its mean, 0.4449
+    shown = figures.elapsed_view(elapsed).to_html()
+    assert interval(0.4449 * 2, 0.00069) in shown and "0.4449" not in shown
+    assert shown.count(WIDE_INTERVAL) == 1

@@ -10,7 +10,7 @@ import pandas as pd
 
 from perfstudies import charts
 from perfstudies.diagrams import network_diagram
-from perfstudies.tables import readable
+from perfstudies.tables import exact, readable
 
 from . import analytic
 from .calibration import calibrated_constants
@@ -38,7 +38,7 @@ def network() -> alt.LayerChart:
 
 def binomial_curve(sibling_queued=(0.01, 0.03, 0.10, 0.25), max_vps: int = 8) -> alt.Chart:
     """``(1 - pi)^(V-1)`` against the virtual processors ``V``, one line per ``pi``."""
-    curve = pd.DataFrame([{"V": v, "pi": f"π = {pi:.2f}", "P": analytic.no_sibling_queued(v, pi)}
+    curve = pd.DataFrame([{"V": v, "pi": f"π = {exact(pi)}", "P": analytic.no_sibling_queued(v, pi)}
                           for pi in sibling_queued for v in range(1, max_vps + 1)])
     return alt.Chart(curve).mark_line(point=True).encode(
         x=alt.X("V:Q", axis=charts.integer_axis("virtual processors of the guest, V"), scale=alt.Scale(domain=[1, max_vps])),

@@ -29,6 +29,7 @@ from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import check_seed, summarize
 from perfstudies.sweep import run_sweep
+from perfstudies.tables import interval
 
 #: Every scheduling parameter the chapter shows (2 and 4 with interpolated slices).
 ALL_PARAMETERS = tuple(SLICE_MS_AT_HALF)
@@ -236,7 +237,7 @@ def device_by_parameter() -> pd.DataFrame:
 
     def shown(metric):
         values = summary.xs(metric, level="metric")[["mean", "half_width"]].values
-        return [f"{mean:.2f} ± {half:.2f}" for mean, half in values]
+        return [interval(mean, half) for mean, half in values]
 
     rules = {f"RMF, {rule} (ms)": shown(RULE_METRICS[rule]) for rule in RMF_RULES}
     return pd.DataFrame({"scheduling parameter": list(ALL_PARAMETERS), "IOSQ, true mean (ms)": shown("iosq_ms"),

@@ -16,7 +16,7 @@ from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params, statements
 from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
 from perfstudies.panel import panel_caption, panel_view
-from perfstudies.tables import comparison, exact, number, percent, readable
+from perfstudies.tables import comparison, exact, interval, number, percent, readable
 
 STRIPES = list(range(1, 9))
 X_STRIPES = alt.X("stripes:Q", axis=charts.integer_axis("stripes (dump volumes)"))
@@ -133,10 +133,6 @@ def resource_time_view():
                     formats={"flattening at stripes": lambda v: number(v, 2)})
 
 
-def _with_interval(mean: float, half_width: float) -> str:
-    return f"{number(mean)}\u00a0±\u00a0{number(half_width, 2)}"
-
-
 def elapsed_view(elapsed: pd.DataFrame, bound: bool = True):
     """Simulated time ± 95% half-width per stripe count and device (and each one's bound), as a reader sees it.
 
@@ -146,7 +142,7 @@ def elapsed_view(elapsed: pd.DataFrame, bound: bool = True):
     frame = pd.DataFrame({"stripes": STRIPES})
     for device in DEVICES:
         rows = elapsed[elapsed["device"] == device].set_index("stripes").loc[STRIPES]
-        frame[f"{device}: simulated (s)"] = [_with_interval(m, h) for m, h in zip(rows["mean"], rows["half_width"])]
+        frame[f"{device}: simulated (s)"] = [interval(m, h) for m, h in zip(rows["mean"], rows["half_width"])]
         if bound:
             frame[f"{device}: bound (s)"] = rows["bound"].to_numpy()
     return readable(frame, formats={"stripes": "count"})
@@ -174,18 +170,27 @@ def bound_chart() -> alt.FacetChart:
 
 
 def elapsed_chart(elapsed: pd.DataFrame) -> alt.LayerChart:
-    """Simulated elapsed time with its 95% band and the bound, per device (columns of ``summarize`` + bound)."""
+    """Simulated elapsed time and the bound, per device (columns of ``summarize`` + bound).
+
+    The 95% intervals are a few seconds on a scale of hundreds: as bands they would hide under the
+    lines, so the title says how wide they are instead (and the tooltip gives each one).
+    """
     base = alt.Chart(elapsed).encode(x=X_STRIPES, color=alt.Color("device:N", title="device"))
-    band = base.mark_area(opacity=0.25).encode(y=alt.Y("low:Q", title="dump elapsed time (s)"), y2="high:Q")
     line = base.mark_line(point=True).encode(
-        y="mean:Q", tooltip=["device", "stripes", alt.Tooltip("mean:Q", format=".1f", title="simulated (s)"),
-                             alt.Tooltip("half_width:Q", format=".2f", title="95% CI ± (s)"),
-                             alt.Tooltip("bound:Q", format=".1f", title="bound (s)")])
+        y=alt.Y("mean:Q", title="dump elapsed time (s)"),
+        tooltip=["device", "stripes", alt.Tooltip("mean:Q", format=".1f", title="simulated (s)"),
+                 alt.Tooltip("half_width:Q", format=".2f", title="95% CI ± (s)"),
+                 alt.Tooltip("bound:Q", format=".1f", title="bound (s)")])
     bound = alt.Chart(elapsed).mark_line(strokeDash=[4, 3], color="#777777").encode(
         x=X_STRIPES, y="bound:Q", detail="device:N")
-    return (band + line + bound).properties(
-        title="Simulated dump time (its 95% CI band thinner than the line) and the bottleneck bound (dashed), "
+    return (line + bound).properties(
+        title=f"Simulated dump time ({_too_close_to_draw(elapsed)}) and the bottleneck bound (dashed), "
               "ESCON, two paths")
+
+
+def _too_close_to_draw(summary: pd.DataFrame) -> str:
+    """How close each mean of ``summary`` is at 95% confidence, for a title whose chart cannot show it."""
+    return f"each mean ±{number(summary['half_width'].max(), 2)} s or less at 95% confidence, finer than the lines"
 
 
 def utilization_chart(summary: pd.DataFrame) -> alt.FacetChart:
@@ -273,12 +278,16 @@ def _statement_range(key: str) -> str:
 
 
 def stripe_slider_chart(sweep: pd.DataFrame) -> alt.LayerChart:
-    """The kernel-free slider chart: dump time against stripes, one slice per number of channel paths."""
-    return charts.slider_chart(sweep[sweep["metric"] == "elapsed_s"], x="stripes", y="mean", slider="channel_paths",
-                               color="device", dash="channel", low="low", high="high",
+    """The kernel-free slider chart: dump time against stripes, one slice per number of channel paths.
+
+    Its 95% intervals, like :func:`elapsed_chart`'s, are too narrow to see as bands (under 2 px at
+    most): the title gives their widest half-width instead.
+    """
+    elapsed = sweep[sweep["metric"] == "elapsed_s"]
+    return charts.slider_chart(elapsed, x="stripes", y="mean", slider="channel_paths", color="device", dash="channel",
                                x_title="stripes (dump volumes)", y_title="dump elapsed time (s)",
                                slider_name="channel paths", color_title="device", dash_title="channel",
-                               title="Dump time against stripes (95% CI bands, most thinner than the lines)")
+                               title=f"Dump time against stripes ({_too_close_to_draw(elapsed)})")
 
 
 def widget_view(result: pd.DataFrame):

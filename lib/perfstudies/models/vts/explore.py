@@ -30,6 +30,7 @@ from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_record
 from perfstudies.runner import check_seed, replicate, summarize
 from perfstudies.sweep import run_sweep
+from perfstudies.tables import exact, number
 
 #: Replications and run length of one live-panel re-run (a fraction of a second).
 WIDGET_REPLICATIONS = 3
@@ -274,9 +275,9 @@ def flattening_candidates() -> pd.DataFrame:
     copy = {cf: capacities(p)["tape"] for cf, p in sustained.items()}
     rows = [
         {"candidate": "work per host block (processors)",
-         "evidence": (f"one processor pool through {published_cf1:g} MB/s at CF 1 and {published_cf3:g} at CF 3 "
-                      f"gives {one_pool_cf4:.0f} at CF 4; Table 2's 64 KB peak write leaves the processors at most "
-                      f"{1000 * per_block_s:.2f} ms per block, a cap of {thrice_cap:.0f} MB/s even if paid three "
+         "evidence": (f"one processor pool through {exact(published_cf1)} MB/s at CF 1 and {exact(published_cf3)} at CF 3 "
+                      f"gives {number(one_pool_cf4)} at CF 4; Table 2's 64 KB peak write leaves the processors at most "
+                      f"{number(1000 * per_block_s)} ms per block, a cap of {number(thrice_cap)} MB/s even if paid three "
                       "times per block in sustained write"),
          "CF 3": published_cf3, "CF 4": one_pool_cf4, "verdict": "rejected: rises with CF (CF 3 by construction)"},
         {"candidate": "full-stride buffering, cache arms",
@@ -288,9 +289,9 @@ def flattening_candidates() -> pd.DataFrame:
          "evidence": "with the PAF, input is not throttled for copying to tape (Sec. 5)",
          "CF 3": float("nan"), "CF 4": float("nan"), "verdict": "rejected by the text"},
         {"candidate": "copy from cache to tape (drives)",
-         "evidence": (f"a mount per volume copied ({sustained[3.0].mount_s:.0f} s, from Table 1's recall) plus the "
+         "evidence": (f"a mount per volume copied ({number(sustained[3.0].mount_s)} s, from Table 1's recall) plus the "
                       f"write at the native rate, on {sustained[3.0].drives} drives; tends to "
-                      f"{copy_ceiling(sustained[3.0]):.0f} MB/s"),
+                      f"{number(copy_ceiling(sustained[3.0]))} MB/s"),
          "CF 3": copy[3.0], "CF 4": copy[4.0], "verdict": "adopted"},
     ]
     return pd.DataFrame(rows)
@@ -333,10 +334,10 @@ def theory_beside_simulation() -> pd.DataFrame:
         solution = mva_solution(params)
         runs = replicate(model, params, THEORY_REPLICATIONS, SEED, progress=False)
         simulated, half = runs.mean("host_mb_s"), runs.half_width("host_mb_s")
-        exact = solution.throughput * customer_mb(params)
+        by_mva = solution.throughput * customer_mb(params)
         runner_up = sorted(capacities(params).values())[1]
         rows.append({"configuration": name, "virtual drives": params.streams, "bottleneck": bottleneck(params),
                      "next resource above the bound": runner_up / bound(params) - 1,
-                     "bound (MB/s)": bound(params), "exact MVA (MB/s)": exact, "simulated (MB/s)": simulated,
-                     "95% CI ±": half, "simulated over MVA": simulated / exact - 1, "published (MB/s)": published})
+                     "bound (MB/s)": bound(params), "exact MVA (MB/s)": by_mva, "simulated (MB/s)": simulated,
+                     "95% CI ±": half, "simulated over MVA": simulated / by_mva - 1, "published (MB/s)": published})
     return pd.DataFrame(rows)

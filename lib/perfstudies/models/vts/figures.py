@@ -101,7 +101,10 @@ def hours_at_peak_chart() -> alt.Chart:
 
 
 def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
-    """Table 4's m and b, published beside the model's lines (fitted to its bound), one panel per coefficient."""
+    """Table 4's m and b, published beside the model's (fitted to its bound), one panel per coefficient.
+
+    Only the coefficients are drawn, as points, so the title names them, not the lines they describe.
+    """
     cells = table[table["table"].str.startswith("Table 4") & table["row"].str.endswith((" m", " b"))]
     long = pd.concat([cells.assign(source="published", value=cells["published"]),
                       cells.assign(source="model", value=cells["model"])])
@@ -117,7 +120,7 @@ def table4_chart(table: pd.DataFrame) -> alt.FacetChart:
     ).properties(width=charts.panel_width(2), height=170).facet(
         facet=alt.Facet("row:N", title=None), columns=2, spacing=charts.PANEL_GAP).resolve_scale(
         y="independent").properties(title=charts.wrapped_title(
-            "Table 4: EHPO line coefficients, published and the model's lines"))
+            "Table 4: EHPO slope m and intercept b of write against CF, published and model"))
 
 
 def write_slider(sweep: pd.DataFrame) -> alt.Chart:
