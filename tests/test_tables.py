@@ -163,13 +163,13 @@ def test_an_interval_refuses_a_bad_mean_or_half_width_by_name(mean, half_width, 
 
 def test_an_interval_wider_than_its_mean_is_said_in_words():
     from perfstudies.tables import WIDE_INTERVAL, interval_note
-    from perfstudies.panel import level_words
+    from perfstudies.tables import interval
 
     assert interval_note(1480.0, 4050.0) == f" {WIDE_INTERVAL}"
     assert interval_note(-2.0, 3.0) == f" {WIDE_INTERVAL}"
     assert interval_note(1480.0, 24.0) == "" and interval_note(float("nan"), 1.0) == ""
-    assert level_words(1480.0, 4050.0) == f"1,480 ± 4,000 {WIDE_INTERVAL}"
-    assert level_words(1150.0, 24.0) == "1,150 ± 24"
+    assert interval(1480.0, 4050.0) == f"1,480\u00a0±\u00a04,000 {WIDE_INTERVAL}"
+    assert interval(1150.0, 24.0) == "1,150\u00a0±\u00a024"
     cells = [Cell(Published("T1", "r", "c", 10.0), model=0.5, role="prediction", ci_half_width=0.9, baseline=12.0)]
     shown = comparison(comparison_table(cells, study="s", document="d")).to_html()
     assert WIDE_INTERVAL in shown

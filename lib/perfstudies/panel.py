@@ -39,7 +39,7 @@ from scipy import stats
 from perfstudies.params import Params, check_callable, check_integer, check_record
 from perfstudies import runner
 from perfstudies.runner import MAX_SEED, event_budget, model_metrics, replication_seeds
-from perfstudies.tables import EMPTY, MINUS, interval_note, number, percent, readable
+from perfstudies.tables import EMPTY, MINUS, interval, number, percent, readable
 
 #: Columns of :func:`run_panel`'s table, one row per headline metric.
 COLUMNS = ["metric", "label", "mean", "half_width", "replications", "default", "change", "change_half_width"]
@@ -258,14 +258,6 @@ def shows_through(row) -> bool:
     return bool(abs(row["change"]) > row["change_half_width"])
 
 
-def level_words(mean: float, half_width: float) -> str:
-    """``"1,150 ± 24"``: a mean and its 95% half-width, three and two significant figures; an interval
-    wider than its mean says so in words (:func:`perfstudies.tables.interval_note`)."""
-    if half_width == 0 or not math.isfinite(half_width):
-        return number(mean)
-    return f"{number(mean)} ± {number(half_width, 2)}{interval_note(mean, half_width)}"
-
-
 def change_words(row) -> str:
     """A panel row's change from the default in words: ``"+310 ± 40 (+27%)"``, or "no change".
 
@@ -277,7 +269,7 @@ def change_words(row) -> str:
         return "no change"
     signed = number(change)
     signed = signed if signed.startswith(MINUS) else f"+{signed}"
-    text = f"{signed} ± {number(half_width, 2)}" if half_width else signed
+    text = f"{signed}\u00a0±\u00a0{number(half_width, 2)}" if half_width else signed
     relative = EMPTY
     if base and math.isfinite(base) and abs(change / base) < 10:  # a change of 1000% or more reads as noise-level base
         share = abs(change / base)
@@ -294,7 +286,7 @@ def panel_frame(table: pd.DataFrame) -> pd.DataFrame:
         raise ValueError(f"table lacks the columns {missing}: allowed a run_panel table ({COLUMNS})")
     return pd.DataFrame({
         "quantity": table["label"],
-        "this setting": [level_words(m, h) for m, h in zip(table["mean"], table["half_width"])],
+        "this setting": [interval(m, h) for m, h in zip(table["mean"], table["half_width"])],
         "change from the chapter's default": [change_words(row) for _, row in table.iterrows()],
     })
 
