@@ -21,10 +21,16 @@ PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
+# The pins go in with uv (itself pinned, installed by pip): it fetches and unpacks in parallel, 27 s
+# against pip's 4 min 25 s for the same 169 pins on this machine (fresh venv, no cache); bytecode is
+# compiled on first import, as pip's would be for a module it had not compiled.
+UV_PIN := uv==0.9.30
+
 $(ENV_STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(UV_PIN)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $@
 
 # Vega, Vega-Lite, vega-embed, RequireJS and the ipywidgets HTML manager, pinned
