@@ -21,6 +21,7 @@ import pytest
 
 from book_layout import ARGUMENTS, LAYOUT, chart_problems, scroll_problems
 from conftest import BOOK_BUILDS, BUILT_BOOK_ENV, CHROMIUM, CHROMIUM_ARGS, ROOT, build_book, only_localhost
+from perfstudies import self_checks
 from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
@@ -347,3 +348,47 @@ def test_glued_numbers_are_set_in_the_weight_of_their_sentence(rendered):
     problems = {page: [f"glued {text!r} is bolder than its sentence" for text in measured["layout"]["shouted"]]
                 for page, measured in rendered[WIDE].items() if measured["layout"]["shouted"]}
     assert not problems, _by_page(problems)
+
+
+def _wrong(question) -> str:
+    """A number outside the question's tolerance."""
+    return repr(question.answer + 1 if question.tolerance == 0 else question.answer * (1 + 3 * question.tolerance))
+
+
+@pytest.mark.browser
+def test_every_chapters_self_check_questions_accept_the_answer_and_refuse_a_wrong_one(built_book, book_url):
+    """On every chapter: a number outside each question's tolerance is refused, the answer as the page
+    shows it once found is accepted (perfstudies.self_checks computes both; the page's script checks)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: make test installs Debian's chromium (make browser)")
+    problems, blocked = [], []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1300, "height": 900})
+        context.route("**/*", lambda route: only_localhost(route, blocked))
+        for page_name in self_checks.CHAPTER_QUESTIONS:
+            questions = self_checks.for_chapter(page_name).questions
+            page = context.new_page()
+            page.goto(f"{book_url}/{page_name}.html", wait_until="load")
+            forms = page.locator("form.perfstudies-self-check")
+            if forms.count() != len(questions):
+                problems.append(f"{page_name}: {forms.count()} self-check forms for {len(questions)} questions")
+                continue
+            for index, question in enumerate(questions):
+                form = forms.nth(index)
+                for typed, verdict in ((_wrong(question), "perfstudies-wrong"),
+                                       (question.shown_answer, "perfstudies-right")):
+                    form.locator("input").fill(typed)
+                    form.locator("button").click()
+                    classes = form.get_attribute("class").split()
+                    if verdict not in classes:
+                        problems.append(f"{page_name} Q{index + 1}: typing {typed!r} gave {classes}, "
+                                        f"not {verdict} (answer {question.answer!r} {question.rule})")
+                said = form.locator(".perfstudies-self-check-verdict").inner_text()
+                if question.shown_answer not in said:
+                    problems.append(f"{page_name} Q{index + 1}: a right answer says {said!r}")
+            page.close()
+        browser.close()
+    assert not blocked, f"pages asked for non-localhost resources: {sorted(set(blocked))}"
+    assert not problems, "\n".join(problems)
