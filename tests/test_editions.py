@@ -152,7 +152,11 @@ def test_exercises_and_equations_are_numbered_within_their_chapter(editions):
     assert re.search(r"\(4\.\d+\)", vts), "equations read (4.m)"
     assert "4. The Virtual Tape Server" in readable_text(html_folder / "book" / "intro.html")
     teachers = readable_text(html_folder / "book" / "teachers.html")
-    assert "Exercise 6.2" in teachers and "Exercise 2.1" in teachers
+    assert "Exercise 6.2" in teachers and "Exercise 2.1" in teachers and "Exercise 0.1" in teachers
+    intro = readable_text(html_folder / "book" / "intro.html")
+    assert "Exercise 0.1" in intro and "Exercise 0.6" in intro and re.search(r"\(0\.\d+\)", intro), \
+        "the introduction numbers as chapter 0"
+    assert "0. Reproducible performance studies" in readable_text(html_folder / "book" / "solutions.html")
 
 
 def test_the_second_edition_executes_no_notebook(editions):
