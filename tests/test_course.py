@@ -115,3 +115,51 @@ def test_the_citation_file_names_the_books_title_and_the_packages_version():
     assert citation["version"] == project["version"]
     assert citation["title"] == config["title"]
     assert "CITATION.cff" in (ROOT / "book" / "references.md").read_text()
+
+
+def _glue_output(key: str, plain: str, **more) -> dict:
+    return {"output_type": "display_data", "metadata": {"scrapbook": {"name": key, "mime_prefix": "x"}},
+            "data": {"application/papermill.record/text/plain": plain,
+                     **{f"application/papermill.record/{mime}": data for mime, data in more.items()}}}
+
+
+def _notebook() -> dict:
+    return {"cells": [
+        {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}, "source": "from myst_nb import glue\nx = 1",
+         "outputs": [_glue_output("shown", "0.8123")]},
+        {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}, "source": "secret = 2\nglue('quoted', secret)",
+         "outputs": [_glue_output("quoted", "2")]},
+        {"cell_type": "markdown", "metadata": {}, "source": "Wait {glue:text}`shown:.2f` s, {glue}`shown`.\n\n"
+                                                               "```{glue} table\n```\n"},
+        {"cell_type": "code", "metadata": {}, "source": "print(x)",
+         "outputs": [_glue_output("table", "frame", **{"text/html": "<table>T</table>"})]},
+        {"cell_type": "markdown", "metadata": {}, "source": "```{solution} ex\nIt is {glue:text}`quoted:d`.\n```\n"},
+    ]}
+
+
+def test_a_download_shows_glued_values_where_the_book_does_and_says_how_to_run():
+    reader_notebooks = book_extension("reader_notebooks")
+    notebook = reader_notebooks.for_reader(_notebook())
+    assert notebook["cells"][0]["source"] == reader_notebooks.HOW_TO_RUN and "jupyterlab-myst" in \
+        reader_notebooks.HOW_TO_RUN
+    assert notebook["cells"][3]["source"] == "Wait 0.81 s, 0.8123.\n\n<table>T</table>\n"
+    assert notebook["cells"][5]["source"] == "```{solution} ex\nIt is 2.\n```\n"
+    assert reader_notebooks.paste("{glue:text}`never:.1f`", {}) == "{glue:text}`never:.1f`", "left for the build"
+
+
+def test_the_students_notebook_loses_the_cells_that_computed_only_the_solutions_numbers():
+    reader_notebooks, solutions_text = book_extension("reader_notebooks"), book_extension("solutions_text")
+    notebook = _notebook()
+    solutions_text.strip_notebook(notebook)
+    assert reader_notebooks.drop_solution_cells(notebook) == 1
+    sources = [cell["source"] for cell in notebook["cells"]]
+    assert not any("secret" in source for source in sources)
+    assert sources[0].startswith("from myst_nb import glue"), "its value is pasted in the text: kept"
+
+
+def test_a_solutions_cell_that_a_later_cell_reads_stays():
+    reader_notebooks, solutions_text = book_extension("reader_notebooks"), book_extension("solutions_text")
+    notebook = _notebook()
+    notebook["cells"][3]["source"] = "print(secret)"
+    solutions_text.strip_notebook(notebook)
+    assert reader_notebooks.drop_solution_cells(notebook) == 0

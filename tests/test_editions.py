@@ -141,6 +141,11 @@ def test_the_student_edition_keeps_exercises_and_says_what_to_open(editions):
     notebook = json.loads((html_folder / "_sources" / "notebooks" / "vts.ipynb").read_text())
     markdown = "".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
     assert "{exercise}" in markdown and "{solution}" not in markdown
+    assert "{glue" not in markdown, "glued numbers are pasted into the download's text"
+    assert notebook["cells"][0]["source"].startswith("*A chapter of* Reproducible performance studies")
+    intro = json.loads((html_folder / "_sources" / "book" / "intro.ipynb").read_text())
+    code = "".join("".join(cell["source"]) for cell in intro["cells"] if cell["cell_type"] == "code")
+    assert "wq-one-90" not in code, "the cell computing only the solutions' numbers is gone"
     assert "{solution}" not in (html_folder / "_sources" / "notebooks" / "vts.md").read_text()
     assert not (html_folder / "book" / "solutions.html").exists()
 
