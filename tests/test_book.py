@@ -11,6 +11,7 @@ legend entry outside its figure, nothing but a cued table scrolling sideways.  S
 Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
+import importlib.util
 import os
 import re
 import shutil
@@ -392,3 +393,21 @@ def test_every_chapters_self_check_questions_accept_the_answer_and_refuse_a_wron
         browser.close()
     assert not blocked, f"pages asked for non-localhost resources: {sorted(set(blocked))}"
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_a_chapter_prints_to_an_a4_pdf_with_its_solutions_open(built_book, tmp_path):
+    """`make pdf CHAPTER=spxtape` on the book this session built: Chromium prints it, nothing executes."""
+    spec = importlib.util.spec_from_file_location("pdf", ROOT / "scripts" / "pdf.py")
+    pdf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pdf)
+    from pypdf import PdfReader
+
+    printed = PdfReader(pdf.print_book(built_book, pdf.chosen("spxtape"), tmp_path / "spxtape.pdf"))
+    text = " ".join(page.extract_text() for page in printed.pages)
+    width, height = (float(side) * 25.4 / 72 for side in printed.pages[0].mediabox[2:])
+    assert (round(width), round(height)) == (210, 297), "A4 portrait"
+    assert len(printed.pages) >= 5
+    assert [item.title[:11] for item in printed.outline] == ["2. SPXTAPE "], "one bookmark, the numbered chapter"
+    assert "Exercise 2.1" in text and "Solution to Exercise 2.1" in text, "folded solutions print open"
+    assert "page 1 of" in text, "the footer numbers the pages"
