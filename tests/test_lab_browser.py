@@ -90,7 +90,7 @@ OUTPUTS = """() => {
 # Records every text the panel's status line shows from now on.
 # The raw MyST markup a reader would see in the text cells (jupyterlab-myst renders it): every markdown
 # cell scrolled into view so JupyterLab renders it, then its visible text (a cell's hidden source editor
-# and folded solutions left out) searched for a role or a directive fence.
+# and folded solutions left out) searched for a role's name or a directive's option line.
 RAW_MARKUP = """async () => {
   const notebook = jupyterapp.shell.currentWidget.content, found = [];
   // a role's name (plain Markdown shows "{term}" before its text), or a directive's option line
@@ -99,8 +99,12 @@ RAW_MARKUP = """async () => {
     const cell = notebook.widgets[index];
     if (cell.model.type !== 'markdown') continue;
     await notebook.scrollToItem(index, 'start');
-    await new Promise(done => setTimeout(done, 30));
-    const seen = cell.node.innerText.match(raw);
+    let seen = cell.node.innerText.match(raw);
+    // jupyterlab-myst renders after the cell is attached: raw text counts only if it stays 2 s
+    for (let wait = 0; seen && wait < 20; wait++) {
+      await new Promise(done => setTimeout(done, 100));
+      seen = cell.node.innerText.match(raw);
+    }
     if (seen) found.push(`markdown cell ${index}: ${[...new Set(seen)].join(' ')}`);
   }
   return found;
