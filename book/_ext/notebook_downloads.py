@@ -28,7 +28,8 @@ def _offer_executed_notebook(app, pagename, templatename, context, doctree):
         reader_notebooks.drop_solution_cells(notebook)
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(reader_notebooks.for_reader(notebook), indent=1, ensure_ascii=False) + "\n")
+    values = reader_notebooks.glued(executed.with_name(f"{executed.stem}.glue.json"))
+    target.write_text(json.dumps(reader_notebooks.for_reader(notebook, values), indent=1, ensure_ascii=False) + "\n")
     context["ipynb_source"] = f"{pagename}.ipynb"
 
 

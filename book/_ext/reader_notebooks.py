@@ -10,10 +10,11 @@ it, and puts a first cell saying what the notebook needs to run.  For the studen
 """
 
 import ast
+import json
 import re
+from pathlib import Path
 
 from myst_nb.core.variables import format_plain_text
-from myst_nb.ext.glue import GLUE_PREFIX
 
 #: The first cell of every download.
 HOW_TO_RUN = (
@@ -33,15 +34,12 @@ def _source(cell: dict) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
 
-def glued(notebook: dict) -> dict[str, dict]:
-    """Every value a notebook glued: key -> its MIME bundle (the glue prefix taken off)."""
-    values = {}
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                values[name] = {mime.removeprefix(GLUE_PREFIX): data for mime, data in output.get("data", {}).items()}
-    return values
+def glued(values_file: Path) -> dict[str, dict]:
+    """Every value a page glued, key -> MIME bundle, from the ``<page>.glue.json`` MyST-NB writes beside
+    the executed notebook (whose own cells no longer carry the glued outputs)."""
+    if not values_file.exists():
+        return {}
+    return {key: output.get("data", {}) for key, output in json.loads(values_file.read_text()).items()}
 
 
 def _text(data) -> str:
@@ -76,9 +74,19 @@ def paste(text: str, values: dict[str, dict]) -> str:
     return _ROLE.sub(role, _BLOCK.sub(block, text))
 
 
-def _keys(cell: dict) -> set[str]:
-    return {output["metadata"]["scrapbook"]["name"] for output in cell.get("outputs", [])
-            if output.get("metadata", {}).get("scrapbook", {}).get("name")}
+def _keys(source: str) -> set[str] | None:
+    """The keys a code cell glues (``glue("key", ...)``), or None when one is not a plain string."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython magics
+        return None
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "glue":
+            if not (node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                return None
+            keys.add(node.args[0].value)
+    return keys
 
 
 def _names(source: str, context) -> set[str]:
@@ -97,8 +105,8 @@ def drop_solution_cells(notebook: dict) -> int:
     """Drop the hidden code cells whose every glued value only solutions quoted; return how many went.
 
     Run after the solutions are stripped.  A code cell goes when it is hidden from the page
-    (``remove-cell``), glues at least one value, no remaining text pastes any of its values, and no
-    later code cell reads a name it assigns (so the notebook still runs from the top).
+    (``remove-cell``), glues at least one value under a plain-string key, no remaining text pastes any
+    of its values, and no later code cell reads a name it assigns (so the notebook still runs from the top).
     """
     cells = notebook.get("cells", [])
     text = "\n".join(_source(cell) for cell in cells if cell.get("cell_type") == "markdown")
@@ -106,7 +114,7 @@ def drop_solution_cells(notebook: dict) -> int:
         {match["key"] for match in _BLOCK.finditer(text)}
     kept, dropped = [], 0
     for index, cell in enumerate(cells):
-        keys = _keys(cell) if cell.get("cell_type") == "code" else set()
+        keys = _keys(_source(cell)) if cell.get("cell_type") == "code" else set()
         if keys and "remove-cell" in cell.get("metadata", {}).get("tags", []) and not keys & pasted:
             later = set().union(*(_names(_source(other), ast.Load) for other in cells[index + 1:]
                                   if other.get("cell_type") == "code"))
@@ -118,9 +126,8 @@ def drop_solution_cells(notebook: dict) -> int:
     return dropped
 
 
-def for_reader(notebook: dict) -> dict:
-    """The download: glued values pasted into every markdown cell, and a first cell on how to run it."""
-    values = glued(notebook)
+def for_reader(notebook: dict, values: dict[str, dict]) -> dict:
+    """The download: the glued ``values`` pasted into every markdown cell, and a first cell on how to run it."""
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") == "markdown":
             cell["source"] = paste(_source(cell), values)
