@@ -193,7 +193,7 @@ def rendered(built_book, book_url):
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: make test installs Debian's chromium (make browser)")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    result = {"problems": [], "blocked": [], "slider_pages": [], WIDE: {}, NARROW: {}}
+    result = {"problems": [], "blocked": [], "slider_pages": [], "self_checks": {}, WIDE: {}, NARROW: {}}
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for width in (WIDE, NARROW):
@@ -232,6 +232,10 @@ def _render(context, book_url, page_path, width, result):
     if width == WIDE and page.locator(".perfstudies-chart input[type=range]").count():
         result["slider_pages"].append(page_path)
         _move_slider_and_check_chart_changes(page, page_path, problems)
+    chapter = page_path.removesuffix(".html")
+    if width == WIDE and chapter in self_checks.CHAPTER_QUESTIONS:  # after the screenshot: it fills the forms
+        typed = [[_wrong(question), question.shown_answer] for question in self_checks.for_chapter(chapter).questions]
+        result["self_checks"][chapter] = page.evaluate(CHECK_ANSWERS, typed)
     page.close()
     return measured
 
@@ -351,47 +355,39 @@ def test_glued_numbers_are_set_in_the_weight_of_their_sentence(rendered):
     assert not problems, _by_page(problems)
 
 
+#: Types each given answer into its form and submits it as the Check button does; returns, per form and
+#: answer, what was typed, the form's classes and what the form then says.
+CHECK_ANSWERS = """(typed) => [...document.querySelectorAll('form.perfstudies-self-check')].map((form, index) =>
+  typed[index].map(text => {
+    form.querySelector('input').value = text;
+    form.requestSubmit(form.querySelector('button'));
+    return [text, form.className, form.querySelector('.perfstudies-self-check-verdict').textContent];
+  }))"""
+
+
 def _wrong(question) -> str:
     """A number outside the question's tolerance."""
     return repr(question.answer + 1 if question.tolerance == 0 else question.answer * (1 + 3 * question.tolerance))
 
 
 @pytest.mark.browser
-def test_every_chapters_self_check_questions_accept_the_answer_and_refuse_a_wrong_one(built_book, book_url):
+def test_every_chapters_self_check_questions_accept_the_answer_and_refuse_a_wrong_one(rendered):
     """On every chapter: a number outside each question's tolerance is refused, the answer as the page
-    shows it once found is accepted (perfstudies.self_checks computes both; the page's script checks)."""
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: make test installs Debian's chromium (make browser)")
-    problems, blocked = [], []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1300, "height": 900})
-        context.route("**/*", lambda route: only_localhost(route, blocked))
-        for page_name in self_checks.CHAPTER_QUESTIONS:
-            questions = self_checks.for_chapter(page_name).questions
-            page = context.new_page()
-            page.goto(f"{book_url}/{page_name}.html", wait_until="load")
-            forms = page.locator("form.perfstudies-self-check")
-            if forms.count() != len(questions):
-                problems.append(f"{page_name}: {forms.count()} self-check forms for {len(questions)} questions")
-                continue
-            for index, question in enumerate(questions):
-                form = forms.nth(index)
-                for typed, verdict in ((_wrong(question), "perfstudies-wrong"),
-                                       (question.shown_answer, "perfstudies-right")):
-                    form.locator("input").fill(typed)
-                    form.locator("button").click()
-                    classes = form.get_attribute("class").split()
-                    if verdict not in classes:
-                        problems.append(f"{page_name} Q{index + 1}: typing {typed!r} gave {classes}, "
-                                        f"not {verdict} (answer {question.answer!r} {question.rule})")
-                said = form.locator(".perfstudies-self-check-verdict").inner_text()
-                if question.shown_answer not in said:
-                    problems.append(f"{page_name} Q{index + 1}: a right answer says {said!r}")
-            page.close()
-        browser.close()
-    assert not blocked, f"pages asked for non-localhost resources: {sorted(set(blocked))}"
+    shows it once found is accepted (perfstudies.self_checks computes both; the page's script checks).
+    The forms are filled on the pages the ``rendered`` pass opened, after their screenshots."""
+    problems = []
+    for chapter in self_checks.CHAPTER_QUESTIONS:
+        questions, checked = self_checks.for_chapter(chapter).questions, rendered["self_checks"].get(chapter, [])
+        if len(checked) != len(questions):
+            problems.append(f"{chapter}: {len(checked)} self-check forms for {len(questions)} questions")
+            continue
+        for index, (question, answers) in enumerate(zip(questions, checked)):
+            for (text, classes, said), verdict in zip(answers, ("perfstudies-wrong", "perfstudies-right")):
+                if verdict not in classes.split():
+                    problems.append(f"{chapter} Q{index + 1}: typing {text!r} gave {classes!r}, "
+                                    f"not {verdict} (answer {question.answer!r} {question.rule})")
+            if question.shown_answer not in said:
+                problems.append(f"{chapter} Q{index + 1}: a right answer says {said!r}")
     assert not problems, "\n".join(problems)
 
 
