@@ -17,7 +17,7 @@ STARTED := $(shell date +%s)
 # no longer reads, so every test would be scheduled alone and both workers would build the book.)
 PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
-.PHONY: env browser book student teacher test check lab bench accuracy runs data-check clean
+.PHONY: env browser book student teacher pdf test check lab bench accuracy runs data-check clean
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
@@ -51,6 +51,12 @@ student: env
 
 teacher: env
 	$(BIN)/python scripts/edition.py teacher
+
+# The print edition (scripts/pdf.py): the book, or one chapter (CHAPTER=mdf), as an A4 PDF in _build/pdf/,
+# printed offline by the Chromium the browser tests use; EDITION=student or teacher prints that edition.
+# It builds the HTML first (after `make book` that executes no notebook again).
+pdf: $(or $(filter student teacher,$(EDITION)),book) browser
+	$(BIN)/python scripts/pdf.py $(if $(CHAPTER),--chapter $(CHAPTER)) $(if $(EDITION),--edition $(EDITION))
 
 # The whole suite, as CI runs it, on two workers; at the end the five slowest tests and the wall time
 # since make started.

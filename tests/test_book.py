@@ -13,6 +13,7 @@ legend left undrawn, nothing but a cued table scrolling sideways; and search fro
 Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
+import importlib.util
 import os
 import re
 import shutil
@@ -23,6 +24,7 @@ import pytest
 
 from book_layout import ARGUMENTS, LAYOUT, chart_problems, scroll_problems
 from conftest import BOOK_BUILDS, BUILT_BOOK_ENV, CHROMIUM, CHROMIUM_ARGS, ROOT, build_book, only_localhost
+from perfstudies import self_checks
 from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
@@ -193,7 +195,7 @@ def rendered(built_book, book_url):
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: make test installs Debian's chromium (make browser)")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    result = {"problems": [], "blocked": [], "slider_pages": [], WIDE: {}, NARROW: {}}
+    result = {"problems": [], "blocked": [], "slider_pages": [], "self_checks": {}, WIDE: {}, NARROW: {}}
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for width in (WIDE, NARROW):
@@ -232,6 +234,10 @@ def _render(context, book_url, page_path, width, result):
     if width == WIDE and page.locator(".perfstudies-chart input[type=range]").count():
         result["slider_pages"].append(page_path)
         _move_slider_and_check_chart_changes(page, page_path, problems)
+    chapter = page_path.removesuffix(".html")
+    if width == WIDE and chapter in self_checks.CHAPTER_QUESTIONS:  # after the screenshot: it fills the forms
+        typed = [[_wrong(question), question.shown_answer] for question in self_checks.for_chapter(chapter).questions]
+        result["self_checks"][chapter] = page.evaluate(CHECK_ANSWERS, typed)
     page.close()
     return measured
 
@@ -394,3 +400,57 @@ def test_search_works_from_files_without_console_errors_and_with_snippets_when_s
     assert from_file[:2] == ([], []), f"from file://: console errors {from_file[0]}, requests {from_file[1]}"
     assert from_file[2] == 0
     assert served[:2] == ([], []) and served[2] > 0, f"served: {served}"
+
+
+#: Types each given answer into its form and submits it as the Check button does; returns, per form and
+#: answer, what was typed, the form's classes and what the form then says.
+CHECK_ANSWERS = """(typed) => [...document.querySelectorAll('form.perfstudies-self-check')].map((form, index) =>
+  typed[index].map(text => {
+    form.querySelector('input').value = text;
+    form.requestSubmit(form.querySelector('button'));
+    return [text, form.className, form.querySelector('.perfstudies-self-check-verdict').textContent];
+  }))"""
+
+
+def _wrong(question) -> str:
+    """A number outside the question's tolerance."""
+    return repr(question.answer + 1 if question.tolerance == 0 else question.answer * (1 + 3 * question.tolerance))
+
+
+@pytest.mark.browser
+def test_every_chapters_self_check_questions_accept_the_answer_and_refuse_a_wrong_one(rendered):
+    """On every chapter: a number outside each question's tolerance is refused, the answer as the page
+    shows it once found is accepted (perfstudies.self_checks computes both; the page's script checks).
+    The forms are filled on the pages the ``rendered`` pass opened, after their screenshots."""
+    problems = []
+    for chapter in self_checks.CHAPTER_QUESTIONS:
+        questions, checked = self_checks.for_chapter(chapter).questions, rendered["self_checks"].get(chapter, [])
+        if len(checked) != len(questions):
+            problems.append(f"{chapter}: {len(checked)} self-check forms for {len(questions)} questions")
+            continue
+        for index, (question, answers) in enumerate(zip(questions, checked)):
+            for (text, classes, said), verdict in zip(answers, ("perfstudies-wrong", "perfstudies-right")):
+                if verdict not in classes.split():
+                    problems.append(f"{chapter} Q{index + 1}: typing {text!r} gave {classes!r}, "
+                                    f"not {verdict} (answer {question.answer!r} {question.rule})")
+            if question.shown_answer not in said:
+                problems.append(f"{chapter} Q{index + 1}: a right answer says {said!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_a_chapter_prints_to_an_a4_pdf_with_its_solutions_open(built_book, tmp_path):
+    """`make pdf CHAPTER=spxtape` on the book this session built: Chromium prints it, nothing executes."""
+    spec = importlib.util.spec_from_file_location("pdf", ROOT / "scripts" / "pdf.py")
+    pdf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pdf)
+    from pypdf import PdfReader
+
+    printed = PdfReader(pdf.print_book(built_book, pdf.chosen("spxtape"), tmp_path / "spxtape.pdf"))
+    text = " ".join(page.extract_text() for page in printed.pages)
+    width, height = (float(side) * 25.4 / 72 for side in printed.pages[0].mediabox[2:])
+    assert (round(width), round(height)) == (210, 297), "A4 portrait"
+    assert len(printed.pages) >= 5
+    assert [item.title[:11] for item in printed.outline] == ["2. SPXTAPE "], "one bookmark, the numbered chapter"
+    assert "Exercise 2.1" in text and "Solution to Exercise 2.1" in text, "folded solutions print open"
+    assert "page 1 of" in text, "the footer numbers the pages"

@@ -1,5 +1,6 @@
 """The course apparatus without a build: directive blocks, solution stripping, chapters, times, citation."""
 
+import json
 import tomllib
 
 import pytest
@@ -115,3 +116,57 @@ def test_the_citation_file_names_the_books_title_and_the_packages_version():
     assert citation["version"] == project["version"]
     assert citation["title"] == config["title"]
     assert "CITATION.cff" in (ROOT / "book" / "references.md").read_text()
+
+
+#: What MyST-NB's ``<page>.glue.json`` holds for the notebook below (key: the output, its MIME bundle).
+GLUED = {"shown": {"data": {"text/plain": "0.8123"}}, "quoted": {"data": {"text/plain": "2"}},
+         "table": {"data": {"text/plain": "frame", "text/html": "<table>T</table>"}}}
+
+
+def _notebook() -> dict:
+    """An executed notebook as MyST-NB writes it: the glued outputs taken out of the cells."""
+    return {"cells": [
+        {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}, "outputs": [],
+         "source": "from myst_nb import glue\nx = 1\nglue('shown', 0.8123, display=False)"},
+        {"cell_type": "code", "metadata": {"tags": ["remove-cell"]}, "outputs": [],
+         "source": "secret = 2\nglue('quoted', secret, display=False)"},
+        {"cell_type": "markdown", "metadata": {}, "source": "Wait {glue:text}`shown:.2f` s, {glue}`shown`.\n\n"
+                                                               "```{glue} table\n```\n"},
+        {"cell_type": "code", "metadata": {}, "source": "print(x)\nglue('table', frame)", "outputs": []},
+        {"cell_type": "markdown", "metadata": {}, "source": "```{solution} ex\nIt is {glue:text}`quoted:d`.\n```\n"},
+    ]}
+
+
+def test_a_download_shows_glued_values_where_the_book_does_and_says_how_to_run(tmp_path):
+    reader_notebooks = book_extension("reader_notebooks")
+    (tmp_path / "page.glue.json").write_text(json.dumps(GLUED))
+    values = reader_notebooks.glued(tmp_path / "page.glue.json")
+    assert reader_notebooks.glued(tmp_path / "missing.glue.json") == {}, "a page that glued nothing"
+    notebook = reader_notebooks.for_reader(_notebook(), values)
+    assert notebook["cells"][0]["source"] == reader_notebooks.HOW_TO_RUN and "jupyterlab-myst" in \
+        reader_notebooks.HOW_TO_RUN
+    assert notebook["cells"][3]["source"] == "Wait 0.81 s, 0.8123.\n\n<table>T</table>\n"
+    assert notebook["cells"][5]["source"] == "```{solution} ex\nIt is 2.\n```\n"
+    assert reader_notebooks.paste("{glue:text}`never:.1f`", {}) == "{glue:text}`never:.1f`", "left for the build"
+
+
+def test_the_students_notebook_loses_the_cells_that_computed_only_the_solutions_numbers():
+    reader_notebooks, solutions_text = book_extension("reader_notebooks"), book_extension("solutions_text")
+    notebook = _notebook()
+    solutions_text.strip_notebook(notebook)
+    assert reader_notebooks.drop_solution_cells(notebook) == 1
+    sources = [cell["source"] for cell in notebook["cells"]]
+    assert not any("secret" in source for source in sources)
+    assert sources[0].startswith("from myst_nb import glue"), "its value is pasted in the text: kept"
+
+
+def test_a_solutions_cell_that_a_later_cell_reads_or_whose_key_is_computed_stays():
+    reader_notebooks, solutions_text = book_extension("reader_notebooks"), book_extension("solutions_text")
+    notebook = _notebook()
+    notebook["cells"][3]["source"] = "print(secret)"
+    solutions_text.strip_notebook(notebook)
+    assert reader_notebooks.drop_solution_cells(notebook) == 0
+    notebook = _notebook()
+    notebook["cells"][1]["source"] = "for n in (1, 2):\n    glue(f'quoted-{n}', n)"
+    solutions_text.strip_notebook(notebook)
+    assert reader_notebooks.drop_solution_cells(notebook) == 0

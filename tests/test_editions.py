@@ -141,6 +141,11 @@ def test_the_student_edition_keeps_exercises_and_says_what_to_open(editions):
     notebook = json.loads((html_folder / "_sources" / "notebooks" / "vts.ipynb").read_text())
     markdown = "".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
     assert "{exercise}" in markdown and "{solution}" not in markdown
+    assert "{glue" not in markdown, "glued numbers are pasted into the download's text"
+    assert notebook["cells"][0]["source"].startswith("*A chapter of* Reproducible performance studies")
+    intro = json.loads((html_folder / "_sources" / "book" / "intro.ipynb").read_text())
+    code = "".join("".join(cell["source"]) for cell in intro["cells"] if cell["cell_type"] == "code")
+    assert "wq-one-90" not in code, "the cell computing only the solutions' numbers is gone"
     assert "{solution}" not in (html_folder / "_sources" / "notebooks" / "vts.md").read_text()
     assert not (html_folder / "book" / "solutions.html").exists()
 
@@ -152,7 +157,11 @@ def test_exercises_and_equations_are_numbered_within_their_chapter(editions):
     assert re.search(r"\(4\.\d+\)", vts), "equations read (4.m)"
     assert "4. The Virtual Tape Server" in readable_text(html_folder / "book" / "intro.html")
     teachers = readable_text(html_folder / "book" / "teachers.html")
-    assert "Exercise 6.2" in teachers and "Exercise 2.1" in teachers
+    assert "Exercise 6.2" in teachers and "Exercise 2.1" in teachers and "Exercise 0.1" in teachers
+    intro = readable_text(html_folder / "book" / "intro.html")
+    assert "Exercise 0.1" in intro and "Exercise 0.6" in intro and re.search(r"\(0\.\d+\)", intro), \
+        "the introduction numbers as chapter 0"
+    assert "0. Reproducible performance studies" in readable_text(html_folder / "book" / "solutions.html")
 
 
 def test_the_second_edition_executes_no_notebook(editions):

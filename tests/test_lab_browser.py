@@ -2,7 +2,9 @@
 
 For the introduction and every chapter, headless Chromium (every non-localhost
 request blocked) opens the page as a notebook (Jupytext), runs all cells and
-checks what a reader sees: no error output, every Altair chart drew Vega marks
+checks what a reader sees: no raw MyST role or directive in the text
+(jupyterlab-myst renders glossary terms, equation references, exercises and
+folded solutions), no error output, every Altair chart drew Vega marks
 (JupyterLab's own Vega, no CDN), the live panel shows "running the model" while
 its model re-runs after one slider step and then a changed chart or table, and
 saving the page without edits leaves its file byte-identical.  One screenshot
@@ -86,6 +88,28 @@ OUTPUTS = """() => {
 }"""
 
 # Records every text the panel's status line shows from now on.
+# The raw MyST markup a reader would see in the text cells (jupyterlab-myst renders it): every markdown
+# cell scrolled into view so JupyterLab renders it, then its visible text (a cell's hidden source editor
+# and folded solutions left out) searched for a role's name or a directive's option line.
+RAW_MARKUP = """async () => {
+  const notebook = jupyterapp.shell.currentWidget.content, found = [];
+  // a role's name (plain Markdown shows "{term}" before its text), or a directive's option line
+  const raw = /\\{(term|eq|numref|doc|ref|glue(:\\w+)?)\\}|^:(label|class):/gm;
+  for (let index = 0; index < notebook.widgets.length; index++) {
+    const cell = notebook.widgets[index];
+    if (cell.model.type !== 'markdown') continue;
+    await notebook.scrollToItem(index, 'start');
+    let seen = cell.node.innerText.match(raw);
+    // jupyterlab-myst renders after the cell is attached: raw text counts only if it stays 2 s
+    for (let wait = 0; seen && wait < 20; wait++) {
+      await new Promise(done => setTimeout(done, 100));
+      seen = cell.node.innerText.match(raw);
+    }
+    if (seen) found.push(`markdown cell ${index}: ${[...new Set(seen)].join(' ')}`);
+  }
+  return found;
+}"""
+
 WATCH_STATUS = """(panel) => {
   const status = panel.querySelector('.perfstudies-panel-status');
   window.__statuses = [status.innerText];
@@ -201,6 +225,7 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         problems += _chart_problems(page)
         problems += _live_panel_problems(page)
         problems += _panel_fit_problems(page)
+        problems += [f"raw MyST shown (jupyterlab-myst renders it): {where}" for where in page.evaluate(RAW_MARKUP)]
         page.evaluate("jupyterapp.commands.execute('docmanager:save')")
         page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
         saved = (ROOT / path).read_bytes()

@@ -29,6 +29,7 @@ from docutils.parsers.rst import Directive
 from sphinx.errors import ConfigError
 
 import solutions_text
+from front_numbers import chapter_number
 
 EDITIONS = ("reader", "student", "teacher")
 #: Beside a build's executed notebooks: the digest of the sources they were executed from.
@@ -146,7 +147,7 @@ def _fill_appendix(app, doctree, docname):
             solutions = list(resolved.findall(solution_node))
             if not solutions:
                 continue
-            number = ".".join(str(part) for part in app.env.toc_secnumbers.get(chapter, {}).get("", ()))
+            number = chapter_number(app.env, chapter)
             title = app.env.titles[chapter].astext()
             content.append(nodes.rubric("", f"{number}. {title}" if number else title))
             for solution in solutions:
