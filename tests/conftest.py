@@ -116,7 +116,7 @@ def only_localhost(route, blocked: list) -> None:
 
 #: The tests that run chapters in kernels (live widgets, JupyterLab in Chromium): they come last, and
 #: wait for a book build under way (it fills the chapters' disk memo).
-KERNEL_MODULES = ("test_live_widgets.py", "test_lab_browser.py")
+KERNEL_MODULES = ("test_lab_browser.py",)
 #: Tests that build an edition of the book: after the other tests, so the reader's build (the other
 #: worker's, which they wait for) has executed the notebooks they reuse.
 EDITION_MODULES = ("test_editions.py",)

@@ -7,7 +7,9 @@ checks what a reader sees: no raw MyST role or directive in the text
 folded solutions), no error output, every Altair chart drew Vega marks
 (JupyterLab's own Vega, no CDN), the live panel shows "running the model" while
 its model re-runs after one slider step and then a changed chart or table, and
-saving the page without edits leaves its file byte-identical.  One screenshot
+in a chapter, every control of the panel then moves to its maximum, its minimum and back (or
+through every option) in the same kernel and the model re-runs at each value, and saving the page
+without edits leaves its file byte-identical.  One screenshot
 per page lands in `_build/screenshots/lab/`.  The JupyterLab server, its
 kernels and the browser are stopped even when a check fails.
 """
@@ -35,6 +37,7 @@ SCREENSHOTS = ROOT / "_build" / "screenshots" / "lab"
 PAGES = ["book/intro.md", "book/queueing.md",
          *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "notebooks").glob("*.md"))]
 RUN_TIMEOUT = 900  # seconds for one page's cells, as for the book build
+MOVES_TIMEOUT = 300  # seconds for every control of a chapter to move through its range (a few dozen re-runs)
 # marks Vega draws as SVG paths, symbols, lines, rects or text inside a mark group
 MARKS = "g[class*='mark-'] path, g[class*='mark-'] line, g[class*='mark-'] rect, g[class*='mark-'] text"
 ALTAIR_FALLBACK = "renderer has not been properly enabled"
@@ -225,6 +228,8 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         problems += _chart_problems(page)
         problems += _live_panel_problems(page)
         problems += _panel_fit_problems(page)
+        if Path(path).parent.name == "notebooks":
+            problems += _every_control_problems(page, Path(path).stem)
         problems += [f"raw MyST shown (jupyterlab-myst renders it): {where}" for where in page.evaluate(RAW_MARKUP)]
         page.evaluate("jupyterapp.commands.execute('docmanager:save')")
         page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
@@ -396,4 +401,68 @@ def _panel_fit_problems(page) -> list[str]:
             problems.append(f"at {width} px the live panel scrolls sideways: {measured['scrollWidth']} px of "
                             f"content in {measured['clientWidth']} px, the panel {measured['width']:.0f} px in a "
                             f"{measured['cell']} px cell")
+    return problems
+
+
+#: Run in the page's kernel after "Run All": moves every control of every live panel to its maximum, its
+#: minimum and back (or through every option), as a reader does, and prints how many controls moved, how
+#: many panels there are, each failure a panel's status line reported, and every status line at the end.
+MOVE_EVERY_CONTROL = """
+import ipywidgets as widgets
+from ipywidgets.widgets.widget import _instances  # every live widget of this kernel
+
+statuses = [w for w in list(_instances.values())
+            if isinstance(w, widgets.HTML) and "perfstudies-panel-status" in w._dom_classes]
+moved, failures = [], []
+for control in list(_instances.values()):
+    if isinstance(control, (widgets.IntSlider, widgets.FloatSlider)):
+        values = [control.max, control.min]
+    elif isinstance(control, widgets.Checkbox):
+        values = [not control.value]
+    elif isinstance(control, (widgets.Dropdown, widgets.ToggleButtons, widgets.RadioButtons)):
+        values = list(control._options_values)
+    else:
+        continue
+    default = control.value
+    for value in [*values, default]:
+        control.value = value
+        failures += [f"{control.tooltip} = {value!r}: {s.value}" for s in statuses if "model failed" in s.value]
+    moved.append(control.tooltip)
+print(len(moved), len(statuses), repr(failures), repr([s.value for s in statuses]), sep="\\n")
+"""
+
+#: Executes code in the page's kernel (not in a cell, so the saved page is unchanged); its printed text
+#: and any error land in ``window.__moved``.
+EXECUTE_IN_KERNEL = """(code) => {
+  window.__moved = null;
+  const future = jupyterapp.shell.currentWidget.sessionContext.session.kernel.requestExecute(
+    {code: code, silent: false, store_history: false});
+  let text = '', error = null;
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === 'stream') text += msg.content.text;
+    if (msg.header.msg_type === 'error') error = `${msg.content.ename}: ${msg.content.evalue}`;
+  };
+  future.done.then(() => { window.__moved = {text: text, error: error}; },
+                   (reason) => { window.__moved = {text: text, error: String(reason)}; });
+}"""
+
+
+def _every_control_problems(page, key: str) -> list[str]:
+    """Every control of the chapter's live panels moved through its range in the page's own kernel: the
+    model must not fail at any value a control offers, and each panel's status must end on "re-ran"."""
+    page.evaluate(EXECUTE_IN_KERNEL, MOVE_EVERY_CONTROL)
+    page.wait_for_function("() => window.__moved !== null", timeout=MOVES_TIMEOUT * 1000, polling=500)
+    moved = page.evaluate("window.__moved")
+    if moved["error"]:
+        return [f"moving every control raised {moved['error']}"]
+    count, panels, failures, statuses = moved["text"].rstrip("\n").split("\n")
+    problems = []
+    if int(count) < 4:
+        problems.append(f"{key}: only {count} controls found")
+    if int(panels) < 1:
+        problems.append(f"{key}: no live panel")
+    if failures != "[]":
+        problems.append(f"{key}: the model failed at values a control offers: {failures}")
+    if "Invalid input" in statuses or statuses.count("re-ran in") != int(panels):
+        problems.append(f"{key}: after every control moved and came back, the panels say {statuses}")
     return problems

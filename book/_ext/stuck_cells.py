@@ -22,8 +22,7 @@ processes (state, CPU time, threads, children) and, where ``py-spy`` is
 installed, the kernel's Python stacks.
 
 :func:`install` patches nbclient's :class:`~nbclient.NotebookClient` in this
-process: the book build (``setup``, as a Sphinx extension) and the tests that
-run chapters in a kernel (``tests/test_live_widgets.py``) both call it.
+process: the book build (``setup``, as a Sphinx extension) calls it.
 ``tests/test_lab_browser.py`` watches JupyterLab's kernels with
 :func:`tree_cpu_seconds` and :func:`process_report` the same way.
 """
