@@ -204,7 +204,7 @@ def ensure_comparisons(keys) -> None:
     from perfstudies.studies import STUDIES
 
     pending = [key for key in WARM_ORDER if key in keys] + [key for key in keys if key not in WARM_ORDER]
-    pending = [key for key in pending if key in STUDIES]
+    pending = [key for key in pending if key in STUDIES and key not in ENSURED]
     COMPARISON_LOCKS.mkdir(parents=True, exist_ok=True)
     for blocking in (False, True):
         for key in list(pending):
@@ -220,6 +220,13 @@ def ensure_comparisons(keys) -> None:
                 finally:
                     fcntl.flock(handle, fcntl.LOCK_UN)
             pending.remove(key)
+            ENSURED.add(key)
+
+
+#: Studies whose comparison this process has put in (or found in) the disk memo: once per process is
+#: enough (the sources do not change during a session), and tabulating a comparison again before each of
+#: a study's tests cost spxtape's tests alone minutes of CPU.
+ENSURED: set[str] = set()
 
 
 def _comparisons_of(item) -> list[str]:
