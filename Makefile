@@ -88,6 +88,8 @@ browser:
 lab: env
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp scripts/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	# The cell toolbar's overlap check fails on jupyterlab-myst's rendered Markdown (a TypeError in the page)
+	$(BIN)/jupyter labextension disable --level=sys_prefix @jupyterlab/cell-toolbar-extension > /dev/null 2>&1
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --no-browser --notebook-dir=. \
 	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
