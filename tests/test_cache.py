@@ -51,6 +51,21 @@ def test_memo_reuses_same_call_and_separates_arguments(memo):
     assert len(list(memo.folder.glob("demo-*.json"))) == 2
 
 
+def test_a_miss_shows_a_status_line_while_it_computes_and_a_hit_does_not(memo, capsys, monkeypatch):
+    """A first run's silent wait: the entry's name and why, in the terminal (stderr), gone once stored."""
+    monkeypatch.delenv("PERFSTUDIES_BOOK_BUILD", raising=False)
+    memo.run(1, name="slow-sweep")
+    assert "first run: computing slow-sweep (`make book` stores it in the disk memo)" in capsys.readouterr().err
+    memo.run(1, name="slow-sweep")
+    assert "computing" not in capsys.readouterr().err, "a stored entry is read back without a word"
+
+
+def test_no_status_line_while_the_book_builds(memo, capsys, monkeypatch):
+    monkeypatch.setenv("PERFSTUDIES_BOOK_BUILD", "1")
+    memo.run(1, name="slow-sweep")
+    assert capsys.readouterr().err == ""
+
+
 def test_sources_digest_covers_library_sources():
     assert len(cache.sources_digest()) == 64
 

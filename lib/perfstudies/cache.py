@@ -63,6 +63,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from tqdm.auto import tqdm
+
+from perfstudies.context import building_book
 from perfstudies.params import check_callable
 from perfstudies.paths import BUILD, DATA, ROOT, RUNS
 
@@ -148,7 +151,8 @@ def memoized(name: str, compute: Callable[[], object], scope: str | None = None,
     dependencies and ``compute``'s own code (see the module docstring).  With
     ``scope`` (a study's key) the sources are only those that study's results
     can depend on (:func:`sources_digest`).  The result must be one of the
-    types :func:`encode` stores.
+    types :func:`encode` stores.  While an entry not stored yet is computed,
+    a status line names it (:func:`computing`).
     """
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise ValueError(f"name = {name!r} is not allowed: allowed 1-121 letters, digits, '_', '.' or '-', "
@@ -167,7 +171,8 @@ def memoized(name: str, compute: Callable[[], object], scope: str | None = None,
         else:
             _touch(path)
             return result
-    result = compute()
+    with computing(name):
+        result = compute()
     try:
         _write(path, name, key, result)
     except OSError as error:
@@ -177,6 +182,26 @@ def memoized(name: str, compute: Callable[[], object], scope: str | None = None,
     _warned.discard(path)  # replaced: should it break again, that is news
     evict(limit)
     return result
+
+
+@contextlib.contextmanager
+def computing(name: str):
+    """A status line while a memo entry that is not stored yet is computed, outside the book build.
+
+    A first run of a chapter computes what the memo does not hold yet (a
+    calibration, a comparison's runs, a sweep), seconds to minutes with no
+    output of its own; the line names the entry and says why, in JupyterLab
+    (tqdm's notebook line) and in a terminal, and disappears when the entry is
+    stored.  It is shown at once rather than after a delay (no thread): an
+    entry that computes quickly flashes by.  Off while the book builds, where
+    nobody watches (:func:`perfstudies.context.building_book`).
+    """
+    line = tqdm(total=None, desc=f"first run: computing {name} (`make book` stores it in the disk memo)",
+                bar_format="{desc}", leave=False, disable=building_book())
+    try:
+        yield
+    finally:
+        line.close()
 
 
 def max_bytes() -> int:

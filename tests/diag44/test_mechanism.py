@@ -5,7 +5,7 @@ import math
 import pytest
 
 from perfstudies.models.diag44 import WIDGET_DEFAULTS, DiagParams, build_network, mm1_wait, model
-from perfstudies.models.diag44.mechanism import (IDLE, REAL_PROCESSORS, SERVE, DispatchVectorNode,
+from perfstudies.models.diag44.mechanism import (IDLE, LOCK_RHO_MAX, REAL_PROCESSORS, SERVE, DispatchVectorNode,
                                                  FollowNodeDecision, IdleNode, OffProcessorTime, RealProcessorNode,
                                                  SchedulerLock)
 from perfstudies.models.diag44.network import node_classes
@@ -155,6 +155,19 @@ def test_the_scheduler_lock_spins_the_mm1_wait_at_its_recent_utilisation():
     assert lock.utilisation(0.0) == pytest.approx(0.2)
     assert lock.wait_us(0.0) == pytest.approx(mm1_wait(0.2, 2.0)) == pytest.approx(0.5)
     assert lock.utilisation(1_000.0) == pytest.approx(0.2 / math.e), "acquisitions are forgotten over memory_us"
+
+
+def test_the_scheduler_lock_wait_is_mm1_wait_bit_for_bit_up_to_its_utilisation_cap():
+    """The lock writes mm1_wait's formula out (it runs on every normal-path yield): the same float at every
+    utilisation it reaches, the cap included, and a negative hold is refused as mm1_wait refuses it."""
+    lock = SchedulerLock(hold_us=1.7, memory_us=1_000.0)
+    for step in range(40):
+        lock.acquire(37.0, now=step * 10.0)
+        rho = lock.utilisation(step * 10.0)
+        assert lock.wait_us(step * 10.0) == mm1_wait(rho, 1.7)
+    assert rho == LOCK_RHO_MAX, "the loop reaches the cap"
+    with pytest.raises(ValueError, match="hold_us"):
+        SchedulerLock(hold_us=-1.0)
 
 
 def test_scheduler_lock_spinning_is_processor_time_and_system_time():

@@ -30,8 +30,8 @@ import ciw
 
 from perfstudies.delay import DelayNode
 from perfstudies.fifo import FIFONode
+from perfstudies.params import check_real
 
-from .analytic import mm1_wait
 from .params import DiagParams
 
 REAL_PROCESSORS, IDLE = 1, 2
@@ -73,7 +73,7 @@ class SchedulerLock:
     """
 
     def __init__(self, hold_us: float, memory_us: float = LOCK_MEMORY_US):
-        self.hold_us = hold_us
+        self.hold_us = check_real("hold_us", hold_us, low=0.0)
         self.memory_us = memory_us
         self.recent = 0.0          # acquisitions, each weighted exp(-age / memory_us)
         self.updated = 0.0
@@ -97,8 +97,15 @@ class SchedulerLock:
         return min(self.recent / self.memory_us * self.hold_us, LOCK_RHO_MAX)
 
     def wait_us(self, now: float) -> float:
-        """Mean spin of one acquisition at the current utilisation."""
-        return mm1_wait(self.utilisation(now), self.hold_us)
+        """Mean spin of one acquisition at the current utilisation: :func:`.analytic.mm1_wait`'s formula.
+
+        Written out rather than called: a normal-path run asks for it on every
+        yield (a sixth of its time went to ``mm1_wait``'s argument checks), and
+        here both arguments are in range by construction (``hold_us`` checked
+        once above, the utilisation at most :data:`LOCK_RHO_MAX`).
+        """
+        rho = self.utilisation(now)
+        return rho * self.hold_us / (1 - rho)
 
 
 class RealProcessorNode(FIFONode):
@@ -150,6 +157,10 @@ class RealProcessorNode(FIFONode):
         self.server_rate = 1.0 / ((1 - p.client_share) * p.base_work_us)
         self.fast_iteration_us = p.fast_cp_us + p.fast_spin_us
         self.normal_diag_us = p.normal_cp_us + p.normal_spin_us
+        # read on every event, so kept as attributes of the node rather than looked up on the record
+        self.fast_path, self.time_slice_us = p.fast_path, p.time_slice_us
+        self.fast_yield_us = p.fast_diags_per_yield * self.fast_iteration_us
+        self.normal_diags_per_yield = p.normal_diags_per_yield
 
     def __repr__(self):
         p = self.params
@@ -221,7 +232,7 @@ class RealProcessorNode(FIFONode):
             return self._try_lock(ind, now)
         if ind.state == SERVE:
             ind.serve_end = now + ind.work_left
-            return min(ind.work_left, self.params.time_slice_us)
+            return min(ind.work_left, self.time_slice_us)
         return ind.work_left
 
     def _try_lock(self, ind, now: float) -> float:
@@ -234,9 +245,9 @@ class RealProcessorNode(FIFONode):
                 self.totals["siblings_queued"] += siblings
                 self.totals["no_sibling_queued"] += siblings == 0
             ind.spin_start = now
-            if self.params.fast_path and not siblings:
+            if self.fast_path and not siblings:
                 ind.state = FAST
-                return self.params.fast_diags_per_yield * self.fast_iteration_us
+                return self.fast_yield_us
             return self._normal_yield(ind, now)
         return self._slice_done(ind, now)
 
@@ -244,7 +255,7 @@ class RealProcessorNode(FIFONode):
         """Normal-path DIAG 44s (``normal_diags_per_yield`` of them), each through the scheduler lock."""
         ind.state = NORMAL
         ind.lock_wait_us = self.scheduler_lock.wait_us(now)
-        return self.params.normal_diags_per_yield * (self.normal_diag_us + ind.lock_wait_us)
+        return self.normal_diags_per_yield * (self.normal_diag_us + ind.lock_wait_us)
 
     def _settle(self, ind, now: float) -> None:
         """Count the DIAG 44s of ``ind``'s spin in place so far (one every spin loop)."""
@@ -299,7 +310,7 @@ class RealProcessorNode(FIFONode):
         if ind.state == CLIENT_DONE:
             self._client_done(ind, now)
             return
-        if ind.state == WORK and self.others_waiting(ind) and now - ind.slice_start >= self.params.time_slice_us:
+        if ind.state == WORK and self.others_waiting(ind) and now - ind.slice_start >= self.time_slice_us:
             self._leave(ind, REAL_PROCESSORS)     # time slice over: back of the queue
             return
         self._extend(ind, now, burst)
@@ -311,7 +322,7 @@ class RealProcessorNode(FIFONode):
             if self.others_waiting(ind):
                 self._leave(ind, REAL_PROCESSORS)
                 return
-            self._extend(ind, now, min(ind.work_left, self.params.time_slice_us))
+            self._extend(ind, now, min(ind.work_left, self.time_slice_us))
             return
         p = self.params
         self.scheduler_lock.acquire(p.sched_other_per_tx, now)
