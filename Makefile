@@ -61,11 +61,11 @@ pdf: $(or $(filter student teacher,$(EDITION)),book) browser
 # The whole suite, as CI runs it, on two workers; at the end the five slowest tests and the wall time
 # since make started.
 test: env browser
-	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --durations=5
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) PERFSTUDIES_MAKE_TARGET=$@ $(BIN)/python -m pytest $(PARALLEL) --durations=5
 
 # The quick inner loop: everything but the book build, the browser suites and the chapters in kernels.
 check: env
-	PERFSTUDIES_MAKE_STARTED=$(STARTED) $(BIN)/python -m pytest $(PARALLEL) --durations=5 \
+	PERFSTUDIES_MAKE_STARTED=$(STARTED) PERFSTUDIES_MAKE_TARGET=$@ $(BIN)/python -m pytest $(PARALLEL) --durations=5 \
 	  -m "not book and not browser"
 
 # The browser tests drive Debian's Chromium.  When it is missing, install it

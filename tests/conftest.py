@@ -251,11 +251,12 @@ def pytest_runtest_setup(item):
 
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter, config):
-    """`make test` says how long it took, the environment included (the five slowest tests are above)."""
+    """`make test` (or `make check`) says how long it took, the environment included (the five slowest tests are above)."""
     started = os.environ.get("PERFSTUDIES_MAKE_STARTED")
     if started and not hasattr(config, "workerinput"):
         import time
 
         seconds = time.time() - float(started)
-        terminalreporter.write_sep("=", f"make test: {seconds // 60:.0f} min {seconds % 60:.0f} s wall since "
+        target = os.environ.get("PERFSTUDIES_MAKE_TARGET", "test")
+        terminalreporter.write_sep("=", f"make {target}: {seconds // 60:.0f} min {seconds % 60:.0f} s wall since "
                                         "make started (environment, memo, tests); the slowest tests are listed above")
