@@ -66,3 +66,11 @@ def test_the_capacity_table_falls_with_longer_slices_and_slower_devices():
         assert capacity["BASE"] > capacity[5] > capacity[3] > capacity[1]
     assert (table["3350: capacity (I/O per s)"] < table["3380: capacity (I/O per s)"]).all()
     assert table.loc["BASE", "3350: capacity (I/O per s)"] > 35.0 > table.loc[5, "3350: capacity (I/O per s)"]
+
+
+def test_a_rate_the_device_cannot_sustain_is_refused_naming_the_sweeps_arguments():
+    """45 I/O per s is an allowed DeviceParams.rate, but with completions held until the IMS domain runs
+    again (parameter 1) the calibrated device would be busy more than all the time."""
+    with pytest.raises(ValueError, match=r"^rates = .*45\.0.* with parameters = .*is not allowed for the "
+                                         r"calibrated IMS device: DeviceParams\.rate = 45\.0 is out of range"):
+        sweep_points(rates=[45.0], parameters=[1])

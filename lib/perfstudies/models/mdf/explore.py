@@ -124,16 +124,22 @@ def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DevicePa
     """The IMS representative device at every (scheduling parameter, activity rate) of the slider chart.
 
     ``rates`` and ``parameters`` are non-empty tuples of allowed ``DeviceParams.rate`` and
-    ``DeviceParams.scheduling_parameter`` values, refused by name before the calibration is read.
+    ``DeviceParams.scheduling_parameter`` values, refused by name before the calibration is read; a
+    rate the calibrated device cannot sustain at a parameter (its held completions keep it busy
+    all the time) is refused naming both arguments.
     """
     rates = check_field_values("rates", rates, DeviceParams, "rate")
     parameters = check_field_values("parameters", parameters, DeviceParams, "scheduling_parameter")
     calibration = calibrate()
     average = calibration.device("IMS average")
-    return [DeviceParams(scheduling_parameter=p, domain="IMS", rate=rate, service_ms=average.service_ms,
-                         scv=average.scv, switch_ms=calibration.switch_ms, rmf_rule=calibration.rmf_rule,
-                         **SWEEP_RUN)
-            for rate in rates for p in parameters]
+    try:
+        return [DeviceParams(scheduling_parameter=p, domain="IMS", rate=rate, service_ms=average.service_ms,
+                             scv=average.scv, switch_ms=calibration.switch_ms, rmf_rule=calibration.rmf_rule,
+                             **SWEEP_RUN)
+                for rate in rates for p in parameters]
+    except ValueError as error:
+        raise ValueError(f"rates = {rates!r} with parameters = {parameters!r} is not allowed for the calibrated "
+                         f"IMS device: {error}") from None
 
 
 def sweep() -> pd.DataFrame:
