@@ -32,7 +32,7 @@ from perfstudies.delay import DelayNode
 from perfstudies.fifo import FIFONode
 from perfstudies.params import check_real
 
-from .params import DiagParams
+from .params import LOCK_RHO_MAX, DiagParams
 
 REAL_PROCESSORS, IDLE = 1, 2
 SERVER = "server"
@@ -41,8 +41,6 @@ SERVER = "server"
 #: leaves for the back of the queue; trying the guest lock again once dispatched; server work; client
 #: work finished.
 WORK, FAST, NORMAL, RETRY, SERVE, CLIENT_DONE = "work", "fast", "normal", "retry", "serve", "client_done"
-#: Highest utilisation :class:`SchedulerLock` uses in its waiting-time formula.
-LOCK_RHO_MAX = 0.95
 #: Time over which :class:`SchedulerLock` remembers acquisitions (us): long against one
 #: acquisition (microseconds), short against the warm-up (0.3 s).
 LOCK_MEMORY_US = 20_000.0

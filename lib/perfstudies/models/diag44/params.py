@@ -33,10 +33,12 @@ SEED = 442_005
 #: The 5-way's own calibrated constants (from its base run EXPT5209; see :mod:`.calibration`):
 #: the 5-way runs take these in place of the defaults, which are the 9-way's.
 FIVE_WAY = {"contention": 0.188645}
+#: Highest utilisation the scheduler lock (``mechanism.SchedulerLock``) uses in its waiting-time formula.
+LOCK_RHO_MAX = 0.95
 #: Longest mean spin of one scheduler-lock acquisition, in mean holds (``sched_hold_us``), for the event
-#: estimate: the mechanism caps the lock's utilisation at 0.95 (``mechanism.LOCK_RHO_MAX``) and spins an
-#: M/M/1 wait, ``rho / (1 - rho)`` holds (``analytic.mm1_wait``); ``tests/test_event_estimates.py`` checks it.
-LOCK_WAIT_HOLDS_MAX = 0.95 / (1 - 0.95)
+#: estimate: the lock spins an M/M/1 wait, ``rho / (1 - rho)`` holds (``analytic.mm1_wait``), at most at
+#: :data:`LOCK_RHO_MAX`; ``tests/test_event_estimates.py`` checks it.
+LOCK_WAIT_HOLDS_MAX = LOCK_RHO_MAX / (1 - LOCK_RHO_MAX)
 
 
 @dataclass(frozen=True)
