@@ -31,7 +31,7 @@ _BLOCK = re.compile(r"^(?P<fence>`{3,}|:{3,})\{glue(?::\w+)?\}\s+(?P<key>\S+)\s*
 
 
 def _source(cell: dict) -> str:
-    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    return _text(cell["source"])
 
 
 def glued(values_file: Path) -> dict[str, dict]:
