@@ -96,3 +96,9 @@ def test_no_study_evaluates_or_replicates_its_comparison_itself(key):
     tree = ast.parse((ROOT / "lib" / "perfstudies" / "models" / key / "comparison.py").read_text())
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
     assert not imported & OWN_LOOPS, f"{key}/comparison.py imports {sorted(imported & OWN_LOOPS)}"
+
+
+def test_declared_facts_are_named_fact_records():
+    """A study's facts() (the toy's here: it runs nothing) passes the core's check, keyed ``<key>-<name>``."""
+    from perfstudies.facts import checked_facts
+    assert list(checked_facts(mm1.KEY, mm1.STUDY.facts())) == ["mm1-heavy-closed-form-s"]

@@ -42,6 +42,10 @@ panel : Panel
     The live panel, declared (:class:`perfstudies.panel.Panel`): its record,
     controls and main control, the chapter's default, the model one
     replication runs and the headline metrics.
+facts : callable
+    ``facts()``: every number the chapter's prose quotes, ``{name: Fact}``
+    (:mod:`perfstudies.facts`), glued by the chapter's one
+    ``glue_facts(KEY, facts())``.
 """
 
 import dataclasses
@@ -57,7 +61,7 @@ from perfstudies.params import Params, check_callable, check_integer, check_text
 from perfstudies.runner import MAX_SEED
 
 #: The callable fields of :class:`Study`.
-CALLABLES = ("model", "calibrate", "cells", "experiments", "widget_run", "sweep_points")
+CALLABLES = ("model", "calibrate", "cells", "experiments", "widget_run", "sweep_points", "facts")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,6 +79,7 @@ class Study:
     widget_run: Callable
     sweep_points: Callable
     panel: Panel
+    facts: Callable | None = None   # required once every study declares its facts (issue 24)
 
     def __post_init__(self):
         check_text("Study.key", self.key, empty=False)
@@ -85,7 +90,8 @@ class Study:
         if not (isinstance(self.params, type) and issubclass(self.params, Params)):
             raise ValueError(f"Study.params = {self.params!r} has the wrong type: allowed a Params record class")
         for name in CALLABLES:
-            check_callable(f"Study.{name}", getattr(self, name))
+            if name != "facts" or self.facts is not None:
+                check_callable(f"Study.{name}", getattr(self, name))
         if not isinstance(self.panel, Panel):
             raise ValueError(f"Study.panel = {self.panel!r} has the wrong type: allowed a Panel (perfstudies.panel)")
 

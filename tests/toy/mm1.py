@@ -13,6 +13,7 @@ import ciw
 
 from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, metric, ratio
 from perfstudies.compare import Published
+from perfstudies.facts import Fact
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import Params, param
 from perfstudies.runner import run_ciw
@@ -72,10 +73,16 @@ def sweep_points() -> list[QueueParams]:
     return [QueueParams(rate) for rate in (0.3, 0.5, 0.7)]
 
 
+def facts() -> dict[str, Fact]:
+    """What the chapter's prose would quote: the closed form beside the published heavy-load time."""
+    heavy = QueueParams(0.75).arrival_rate
+    return {"heavy-closed-form-s": Fact(1 / (1 - heavy), "s", "W = 1 / (mu - lambda) at rho = 0.75")}
+
+
 #: The live panel: the arrival rate moves, the time in system shows, with its change from rho = 0.5.
 PANEL = Panel(QueueParams, controls=("arrival_rate",), main="arrival_rate", defaults=QueueParams, model=model,
               shown={"time_in_system_s": "time in system (s)"}, seed=SEED, replications=3)
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=QueueParams, model=model, calibrate=calibrate,
               cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points,
-              panel=PANEL)
+              panel=PANEL, facts=facts)
