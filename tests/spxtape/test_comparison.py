@@ -265,12 +265,15 @@ def test_table2_rows_are_the_closed_form_of_the_calibrated_cells(table):
 
 def test_scored_and_calibrated_numbers_are_precise_unless_the_cap_says_otherwise(table):
     scored = table[table["role"] != "derived"]
-    imprecise = scored[~scored["precise"].astype(bool)]
-    assert imprecise["note"].str.contains(f"{IMPRECISE}: .*the cap of {TABLE1_CAP} replications was reached").all()
-    # issue 25: the cap of 120 decides the load's idle time (at 109 replications); the 4-drive dump's mean idle
-    # time rests on two long idles in 120 replications and lies by the edge of its ±1 s tolerance: undecided
-    assert set(imprecise.index) == {("Table 1", "system_idle_s", "SPXTAPE DUMP 4")}
-    for index, cell in scored.drop(imprecise.index).iterrows():
+    assert scored["precise"].astype(bool).all(), "every scored or calibrated cell has a verdict"
+    # issue 25: the load's idle time is decided at 109 replications; the 4-drive dump's idle time (0 s in most
+    # replications, tens of seconds in a few) runs to the cap of 1,000 short of its target and is settled by
+    # its interval, which lies wholly inside its ±1 s tolerance (compare.settled), and its note says so
+    short = scored[scored["note"].str.contains("Settled short of its precision target")]
+    assert set(short.index) == {("Table 1", "system_idle_s", "SPXTAPE DUMP 4")}
+    assert short["note"].str.contains(f"lies wholly inside the tolerance.*the cap of {TABLE1_CAP} replications "
+                                      "was reached").all()
+    for index, cell in scored.drop(short.index).iterrows():
         ground = "default" if cell["tolerance_kind"] == "relative" else "resolution"
         allowed = required_half_width(cell["published"], Tolerance(cell["tolerance"], cell["tolerance_kind"], ground,
                                                                    "" if ground == "default" else "printed"),
@@ -287,12 +290,12 @@ def test_scored_and_calibrated_numbers_are_precise_unless_the_cap_says_otherwise
 def test_the_verdicts_of_the_predictions(table):
     """Pinned in issue 25 (before: the idle times of the 4-drive dump and of the load undecided at the cap of 40).
 
-    The cap of 120 makes the load's idle time a decided miss (about 10 s against 0 s, many tolerances off); the
-    4-drive dump's stays undecided (see the comparison module).  No tolerance changed; the baselines changed
-    no verdict.
+    The load's idle time is a decided miss (about 10 s against 0 s, many tolerances off); the 4-drive dump's,
+    0.35 ± 0.25 s at the cap of 1,000 (undecided at 120: 0.68 ± 1.00 s), a hit settled by its interval.  No
+    tolerance changed; the baselines changed no verdict.
     """
     verdicts = {("system_idle_s", "SPXTAPE DUMP 2"): "hit", ("tapes", "SPXTAPE DUMP 2"): "hit",
-                ("system_idle_s", "SPXTAPE DUMP 4"): "undecided", ("tapes", "SPXTAPE DUMP 4"): "hit",
+                ("system_idle_s", "SPXTAPE DUMP 4"): "hit", ("tapes", "SPXTAPE DUMP 4"): "hit",
                 ("elapsed_s", "SPTAPE LOAD 1"): "miss", ("system_idle_s", "SPXTAPE LOAD 1"): "miss",
                 ("processor_s", "SPXTAPE LOAD 1"): "miss"}
     for (row, column), verdict in verdicts.items():

@@ -66,14 +66,16 @@ states no measurement variability of its own.
 Precision.  The idle times with four drives and of the load are 0 s in
 many replications and tens of seconds in the others, so their means need
 many replications before a verdict.  The Table 1 experiment's cap is
-:data:`TABLE1_CAP` (120): the load's idle time, a decisive miss, reaches its
-target (a quarter of its error) at 109 replications, and a cold computation
-of the whole comparison takes about 2 1/4 minutes of CPU.  The 4-drive dump's
-idle time cannot be decided at any affordable cost: 2 of 120 replications
-idle (26 s and 55 s), so its mean, about 0.7 s, lies by the edge of the
-±1 s tolerance, and a quarter-second half-width would take about 2,000
-replications (beyond the core's 1,000, some 15 minutes of CPU).  It is
-shown as undecided, its note says so, and its tolerance stays ±1 s.
+:data:`TABLE1_CAP`, the core's largest (1,000): the load's idle time, a
+decisive miss, reaches its target (a quarter of its error) at 109
+replications.  The 4-drive dump's idle time never reaches its target (a
+quarter-second half-width would take about 2,000 replications: 7 of the
+first 640 idle, 26 to 55 s each); it runs to the cap, with the SPTAPE dump
+it shares cells with, and is judged by :func:`perfstudies.compare.settled`:
+a hit only if its whole 95% interval lies inside its ±1 s tolerance, and
+undecided if the interval reaches an edge.  Its note says which.  A cold
+computation of the whole comparison takes about 12 minutes of CPU, once:
+``make runs`` stores the replications (:mod:`perfstudies.stored_runs`).
 
 Table 1's six configurations and the concurrent dump's tape run are one
 experiment (replication *i* of each has the same seed, so every ratio is
@@ -95,16 +97,15 @@ from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, REPLICATIONS
 from perfstudies.models.spxtape.metrics import closed_loop_etr, nonpage_rio_per_cmd, real_io_rate
 from perfstudies.models.spxtape.network import model
 from perfstudies.models.spxtape.params import SpxtapeParams
-from perfstudies.runner import DEFAULT_CAP
+from perfstudies.runner import DEFAULT_CAP, MAX_REPLICATIONS
 
 #: First number of replications of every configuration, and the Table 2 volume's largest.
 INITIAL = 5
 CAP = DEFAULT_CAP
-#: The largest number of replications of a Table 1 configuration: three times the default, so that the load's
-#: idle time (0 s in a third of the replications, up to about 50 s in the others) reaches its precision target
-#: (109 replications by the evaluator's sequential rule); the whole comparison, cold, takes about 2 1/4 minutes
-#: of CPU.  The 4-drive dump's idle time stays undecided here (see the module docstring).
-TABLE1_CAP = 3 * DEFAULT_CAP
+#: The largest number of replications of a Table 1 configuration: the core's largest, so that the idle
+#: times (0 s in most replications, tens of seconds in a few) get every replication the machine allows before
+#: their verdict (see the module docstring).
+TABLE1_CAP = MAX_REPLICATIONS
 
 #: The experiments: Table 1's runs (and the concurrent dump's tapes), and the Table 2 volume.
 TABLE1 = "Table 1 runs"
