@@ -25,12 +25,9 @@ variability (:func:`documented`) or where the printed resolution of the
 number demands it (:func:`resolution`), each with its quote or reason.  A
 simulated number is compared only once its 95% confidence half-width is at
 most a quarter of its tolerance, or, for a decisive miss two or more
-tolerances off, a quarter of its error (:func:`required_half_width`); the
-studies add replications until it is (:func:`perfstudies.runner.replicate_until`)
-or a cap is reached.  A cell still short of that target at its cap gets a
-verdict only if its whole 95% interval lies inside the tolerance (the hit
-cannot flip: an equivalence test at 95%) or outside it (:func:`settled`);
-otherwise it is undecided (column ``precise``).
+tolerances off, a quarter of its error (column ``precise``,
+:func:`required_half_width`); the studies add replications until it is
+(:func:`perfstudies.runner.replicate_until`).
 """
 
 import dataclasses
@@ -64,8 +61,7 @@ COLUMNS = ["study", "document", "key", "table", "row", "column", "published", "m
            "baseline_ground", "beats_baseline", "weak_evidence", "note"]
 #: The verdict of a predicted cell: scored as a value (within its tolerance or not) or, where the
 #: document states only a range, as a bound (inside it or not); "undecided" while its 95% interval
-#: neither meets the precision rule (:func:`decided`) nor lies on one side of a tolerance edge
-#: (:func:`settled`).  Other roles have no verdict ("").
+#: is wider than the precision rule allows (:func:`decided`).  Other roles have no verdict ("").
 VERDICTS = ("hit", "miss", "bound held", "bound broken", "undecided")
 
 
@@ -285,8 +281,8 @@ class Cell:
 
     @property
     def precise(self) -> bool:
-        """Whether the verdict is settled (see :func:`settled`)."""
-        return settled(self.published.value, self.tolerance, self.model, self.ci_half_width, self.bounds)
+        """Whether the CI is narrow enough for a verdict (see :func:`decided`)."""
+        return decided(self.published.value, self.tolerance, self.model, self.ci_half_width, self.bounds)
 
     @property
     def verdict(self) -> str:
@@ -368,28 +364,6 @@ def decided(published: float, tolerance: Tolerance, model: float, half_width: fl
     return error - half_width > tolerance.allowed_error(published) and half_width <= PRECISION_FRACTION * error
 
 
-def settled(published: float, tolerance: Tolerance, model: float, half_width: float,
-            bounds: tuple | None = None) -> bool:
-    """Whether a simulated value's verdict is settled: :func:`decided`, or its 95% interval lies wholly
-    inside its tolerance or wholly outside it.
-
-    The replications stop at the precision target (:func:`decided`) or at a
-    cap.  A cell still short of the target at its cap keeps a verdict when
-    the verdict cannot flip: an interval wholly inside the tolerance is a
-    hit at 95% (the equivalence test: both one-sided tests at 2.5%), one
-    wholly outside a miss; only an interval across an edge is undecided.
-    The stopping rule itself stays :func:`decided`, so no cell stops
-    earlier than the target asks.
-    """
-    if decided(published, tolerance, model, half_width, bounds):
-        return True
-    if bounds is not None:
-        return False   # decided() already settles a bound whose interval does not straddle an edge
-    allowed = tolerance.allowed_error(published)
-    error = abs(model - published)
-    return error + half_width < allowed or error - half_width > allowed
-
-
 def required_half_width(published: float, tolerance: Tolerance, model: float) -> float:
     """The widest 95% CI half-width at which a simulated ``model`` value may be compared.
 
@@ -415,20 +389,18 @@ def required_half_width(published: float, tolerance: Tolerance, model: float) ->
 
 
 def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
-    """The standard note for a cell whose CI half-width stayed above its precision target ("" if it met it).
+    """The standard note for a cell whose CI half-width stayed above its precision target ("" if precise).
 
     Sequential replication stops at a cap (:func:`perfstudies.runner.replicate_until`);
-    a cell that reaches it short of the target is shown and says so in its
-    note: either its verdict is settled by its interval (:func:`settled`), or
-    it gets none (the scoreboard counts such predictions as ``undecided``).
+    a cell that reaches it is shown, says so in its note, and gets no verdict
+    (the scoreboard counts such predictions as ``undecided``).
     """
     if not isinstance(cell, Cell):
         raise ValueError(f"cell = {cell!r} has the wrong type: allowed a Cell")
     for name, value in (("replications", replications), ("cap", cap)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
             raise ValueError(f"{name} = {value!r} is out of range: allowed an integer {name} >= 1")
-    if cell.precise and decided(cell.published.value, cell.tolerance, cell.model, cell.ci_half_width,
-                                cell.bounds):
+    if cell.precise:
         return ""
     why = (f"the cap of {cap} replications was reached" if replications >= cap
            else f"{replications} replications, no precision target")
@@ -436,11 +408,6 @@ def imprecise_note(cell: Cell, replications: int, cap: int) -> str:
         return (f"{IMPRECISE}: the 95% interval {_figures(cell.model)} ± {_figures(cell.ci_half_width)} "
                 f"straddles an edge of the stated range; {why}")
     allowed = required_half_width(cell.published.value, cell.tolerance, cell.model)
-    if cell.precise:
-        side = "inside" if cell.within_tolerance else "outside"
-        return (f"Settled short of its precision target: the 95% interval {_figures(cell.model)} ± "
-                f"{_figures(cell.ci_half_width)} lies wholly {side} the tolerance, so the verdict cannot flip; "
-                f"its half-width is above the target {_figures(allowed)} (required_half_width); {why}.")
     return (f"{IMPRECISE}: 95% half-width {_figures(cell.ci_half_width)} > {_figures(allowed)} "
             f"(required_half_width); {why}")
 
