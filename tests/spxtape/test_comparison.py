@@ -265,15 +265,10 @@ def test_table2_rows_are_the_closed_form_of_the_calibrated_cells(table):
 
 def test_scored_and_calibrated_numbers_are_precise_unless_the_cap_says_otherwise(table):
     scored = table[table["role"] != "derived"]
-    assert scored["precise"].astype(bool).all(), "every scored or calibrated cell has a verdict"
-    # issue 25: the load's idle time is decided at 109 replications; the 4-drive dump's idle time (0 s in most
-    # replications, tens of seconds in a few) runs to the cap of 1,000 short of its target and is settled by
-    # its interval, which lies wholly inside its ±1 s tolerance (compare.settled), and its note says so
-    short = scored[scored["note"].str.contains("Settled short of its precision target")]
-    assert set(short.index) == {("Table 1", "system_idle_s", "SPXTAPE DUMP 4")}
-    assert short["note"].str.contains(f"lies wholly inside the tolerance.*the cap of {TABLE1_CAP} replications "
-                                      "was reached").all()
-    for index, cell in scored.drop(short.index).iterrows():
+    assert scored["precise"].astype(bool).all(), "every scored or calibrated cell reaches its precision target"
+    # issue 25: the load's idle time is decided at 109 replications; the 4-drive dump's (0 s in most replications,
+    # tens of seconds in about one in a hundred) at 1,234, under the cap of 2,000 (undecided at the cap of 120)
+    for index, cell in scored.iterrows():
         ground = "default" if cell["tolerance_kind"] == "relative" else "resolution"
         allowed = required_half_width(cell["published"], Tolerance(cell["tolerance"], cell["tolerance_kind"], ground,
                                                                    "" if ground == "default" else "printed"),
@@ -281,8 +276,8 @@ def test_scored_and_calibrated_numbers_are_precise_unless_the_cap_says_otherwise
         assert cell["ci_half_width"] <= allowed + 1e-12, index
         assert IMPRECISE not in cell["note"], index
     counts = table[table["table"] == "Table 1"].reset_index(drop=True).groupby("column")["replications"].max()
-    assert counts["SPXTAPE DUMP 4"] == TABLE1_CAP
-    assert INITIAL <= counts.min() and counts["SPXTAPE LOAD 1"] < TABLE1_CAP
+    assert INITIAL <= counts.min() and counts.max() < TABLE1_CAP
+    assert counts["SPXTAPE DUMP 4"] > 1_000 and counts["SPXTAPE LOAD 1"] > 100
     assert counts["SPTAPE DUMP 1"] == max(counts[c] for c in ("SPXTAPE DUMP 1", "SPXTAPE DUMP 2", "SPXTAPE DUMP 4"))
     assert counts["SPTAPE LOAD 1"] == counts["SPXTAPE LOAD 1"]
 
@@ -291,8 +286,8 @@ def test_the_verdicts_of_the_predictions(table):
     """Pinned in issue 25 (before: the idle times of the 4-drive dump and of the load undecided at the cap of 40).
 
     The load's idle time is a decided miss (about 10 s against 0 s, many tolerances off); the 4-drive dump's,
-    0.35 ± 0.25 s at the cap of 1,000 (undecided at 120: 0.68 ± 1.00 s), a hit settled by its interval.  No
-    tolerance changed; the baselines changed no verdict.
+    0.37 ± 0.23 s at 1,234 replications (undecided at the cap of 120: 0.68 ± 1.00 s), a hit.  No tolerance
+    changed; the baselines changed no verdict.
     """
     verdicts = {("system_idle_s", "SPXTAPE DUMP 2"): "hit", ("tapes", "SPXTAPE DUMP 2"): "hit",
                 ("system_idle_s", "SPXTAPE DUMP 4"): "hit", ("tapes", "SPXTAPE DUMP 4"): "hit",

@@ -66,16 +66,13 @@ states no measurement variability of its own.
 Precision.  The idle times with four drives and of the load are 0 s in
 many replications and tens of seconds in the others, so their means need
 many replications before a verdict.  The Table 1 experiment's cap is
-:data:`TABLE1_CAP`, the core's largest (1,000): the load's idle time, a
+:data:`TABLE1_CAP`, the core's largest (2,000): the load's idle time, a
 decisive miss, reaches its target (a quarter of its error) at 109
-replications.  The 4-drive dump's idle time never reaches its target (a
-quarter-second half-width would take about 2,000 replications: 7 of the
-first 640 idle, 26 to 55 s each); it runs to the cap, with the SPTAPE dump
-it shares cells with, and is judged by :func:`perfstudies.compare.settled`:
-a hit only if its whole 95% interval lies inside its ±1 s tolerance, and
-undecided if the interval reaches an edge.  Its note says which.  A cold
-computation of the whole comparison takes about 12 minutes of CPU, once:
-``make runs`` stores the replications (:mod:`perfstudies.stored_runs`).
+replications; the 4-drive dump's (about 1 replication in 100 idles, for 26
+to 55 s) needs over 1,000 for a quarter-second half-width, and the SPTAPE
+dump it shares ratios with runs the same seeds.  A cold computation of the
+whole comparison takes about 17 minutes of CPU, once: ``make runs`` stores
+the replications (:mod:`perfstudies.stored_runs`).
 
 Table 1's six configurations and the concurrent dump's tape run are one
 experiment (replication *i* of each has the same seed, so every ratio is
@@ -103,8 +100,8 @@ from perfstudies.runner import DEFAULT_CAP, MAX_REPLICATIONS
 INITIAL = 5
 CAP = DEFAULT_CAP
 #: The largest number of replications of a Table 1 configuration: the core's largest, so that the idle
-#: times (0 s in most replications, tens of seconds in a few) get every replication the machine allows before
-#: their verdict (see the module docstring).
+#: times (0 s in most replications, tens of seconds in a few) reach their precision targets (see the
+#: module docstring).
 TABLE1_CAP = MAX_REPLICATIONS
 
 #: The experiments: Table 1's runs (and the concurrent dump's tapes), and the Table 2 volume.
