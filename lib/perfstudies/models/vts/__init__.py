@@ -16,7 +16,7 @@ from perfstudies.models.vts.analytic import (
     bottleneck, bound, capacities, copy_ceiling, copy_service_s, equation3, import_export_minutes, mva_solution,
     recall_service_s, sustained_crossover_cf,
 )
-from perfstudies.models.vts.calibration import TABLE4, Rates, calibrate, calibration_table
+from perfstudies.models.vts.calibration import TABLE4, calibrate, calibration_table
 from perfstudies.models.vts.comparison import (BEST_CASE, FLAT, analytic_part, cells, experiments, printed, recall_bounds,
                                              statements)
 from perfstudies.models.vts.explore import (
@@ -40,7 +40,7 @@ comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments",
            "BEST_CASE", "FLAT", "TABLE4", "recall_bounds", "comparison", "widget_run", "sweep_points", "PANEL",
-           "widget_theory", "widget_view", "VTSParams", "Rates", "paf", "base", "ehpo",
+           "widget_theory", "widget_view", "VTSParams", "paf", "base", "ehpo",
            "cache_configurations", "statement", "text_value", "bound", "bottleneck", "capacities", "copy_ceiling",
            "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",
            "sustained_crossover_cf", "calibration_table", "analytic_part", "printed", "statements", "WIDGET_FIELDS",

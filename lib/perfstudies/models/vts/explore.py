@@ -114,7 +114,7 @@ CONSTANTS = {
 def calibrated_constants() -> pd.DataFrame:
     """The eight calibrated constants: symbol, meaning, value, unit, the published cell(s) each is solved
     from and the resource that limits those cells (``a``, ``b`` and ``e`` come from three cells jointly)."""
-    rates, cells = calibrate(), calibration_cells()
+    calibrated, cells = calibrate(), calibration_cells()
     rows = []
     for field, (symbol, meaning, unit, scale, keys) in CONSTANTS.items():
         if keys:
@@ -124,7 +124,7 @@ def calibrated_constants() -> pd.DataFrame:
             limited = LIMITED_BY[keys[0]]
         else:
             solved, limited = "with a (above)", LIMITED_BY["cpu_base_peak"]
-        rows.append({"symbol": symbol, "constant": meaning, "value": getattr(rates, field) * scale, "unit": unit,
+        rows.append({"symbol": symbol, "constant": meaning, "value": getattr(calibrated, field) * scale, "unit": unit,
                      "solved from": solved, "limited by": limited})
     return pd.DataFrame(rows)
 
