@@ -15,7 +15,7 @@ from perfstudies.compare import DEFAULT, IMPRECISE, Tolerance, required_half_wid
 from perfstudies.data import load
 from perfstudies.models.spxtape import STUDY
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_CALIBRATION, TABLE1_COLUMN_OF,
-                                                    TABLE1_ROWS, TABLE2_CALIBRATION, column_name, facts,
+                                                    TABLE1_ROWS, TABLE2_CALIBRATION, column_name, workload,
                                                     table1_cell, table2_cell, without_dump)
 from perfstudies.models.spxtape.comparison import (CAP, CONCURRENT_TAPES, INITIAL, TABLE1, TABLE1_CAP, TABLE2,
                                                    baselines, cells, experiments)
@@ -128,7 +128,7 @@ def test_every_prediction_has_a_baseline_with_its_ground(specs):
     persistence, the closer answer there.
     """
     published = load("spxtape", "table1").set_index(["command", "function", "drives"])
-    known = facts()
+    known = workload()
     dump1, dump2, load1 = (published.loc[key] for key in (("SPXTAPE", "DUMP", 1), ("SPXTAPE", "DUMP", 2),
                                                            ("SPXTAPE", "LOAD", 1)))
     hidden_per_change = dump1["overlapped_change_s"] / (dump1["tapes"] - 1) * load1["elapsed_s"] / dump1["elapsed_s"]

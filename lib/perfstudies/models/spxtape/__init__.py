@@ -7,7 +7,7 @@ drives, each of which changes cartridge when its tape is full.  The package
 follows the skeleton of :mod:`perfstudies.studies`: :mod:`.params`,
 :mod:`.workload` (the spool files), :mod:`.analytic`, :mod:`.mechanism` (the
 Ciw subclasses), :mod:`.metrics`, :mod:`.network`, :mod:`.calibration`,
-:mod:`.comparison`, :mod:`.explore`, :mod:`.figures`.
+:mod:`.comparison`, :mod:`.explore`, :mod:`.figures`, :mod:`.facts`.
 """
 
 from perfstudies.models.spxtape.analytic import busiest_volume_pages, envelope
@@ -17,6 +17,7 @@ from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_COLUM
 from perfstudies.models.spxtape.comparison import cells, experiments
 from perfstudies.models.spxtape.explore import (PANEL, WIDGET_CONTROLS, WIDGET_RANGES, one_drive_trace, sweep,
                                                 sweep_points, trace, widget_defaults, widget_run)
+from perfstudies.models.spxtape.facts import facts
 from perfstudies.models.spxtape.figures import (calibration_view, elapsed_chart, network_chart, run_chart, sweep_chart,
                                                 widget_view)
 from perfstudies.models.spxtape.network import build_network, model, volume_model
@@ -27,12 +28,13 @@ __all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "TABLE
            "WIDGET_RANGES", "ConcurrentParams", "SpxtapeParams", "build_network",
            "busiest_volume_pages", "calibrate", "calibrate_concurrent", "calibration_table", "calibration_view", "cells",
            "comparison",
-           "elapsed_chart", "envelope", "envelope_table", "experiments", "model", "network_chart", "one_drive_trace",
+           "elapsed_chart", "envelope", "envelope_table", "experiments", "facts", "model", "network_chart", "one_drive_trace",
            "run_chart", "sweep", "sweep_chart",
            "sweep_points", "table2_model", "trace", "volume_model", "widget_defaults", "widget_run",
            "widget_view"]
 
 #: The study, declared on the core contract (:mod:`perfstudies.study`).
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=SpxtapeParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL)
+              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL,
+              facts=facts)
 comparison = STUDY.comparison

@@ -70,8 +70,8 @@ def table1() -> pd.DataFrame:
     return load(KEY, "table1").set_index(["command", "function", "drives"])
 
 
-def facts() -> dict[str, float]:
-    """The workload facts of the report's text, by name."""
+def workload() -> dict[str, float]:
+    """The report's workload statement (spool files, pages, volumes, tape change time ...), by name."""
     return load(KEY, "workload").set_index("fact")["value"].to_dict()
 
 
@@ -102,7 +102,7 @@ def table1_cell(key: tuple, column: str) -> Published:
 
 def table2_cell(row: str) -> Published:
     """A published cell of the Table 2 run with the dump (the text's dump rate and tape count included)."""
-    known = facts()
+    known = workload()
     text = {"SPXTAPE pages/s (text)": known["concurrent_dump_rate"], "tapes required (text)": known["concurrent_tapes"]}
     value = text[row] if row in text else table2().loc[row, "with_value"]
     return Published("Table 2", row, TABLE2_COLUMN, float(value))
@@ -143,7 +143,7 @@ def _calibrated(chunk_pages: int) -> SpxtapeParams:
 
 def _calibrate(chunk_pages: int) -> SpxtapeParams:
     """The Table 1 parameters, each set from its named cell by a closed-form inversion."""
-    published, known = table1(), facts()
+    published, known = table1(), workload()
     base = SpxtapeParams(volumes=int(known["spool_volumes"]), change_time=known["tape_change_time"],
                          mean_file_pages=known["pages_per_file"], total_pages=int(known["spool_pages"]),
                          chunk_pages=chunk_pages)
@@ -242,7 +242,7 @@ def calibrate_concurrent(dedicated_rate: float) -> ConcurrentParams:
 @functools.cache
 def _calibrated_concurrent(dedicated_rate: float) -> ConcurrentParams:
     page_io_time = calibrate().page_io_time
-    known = facts()
+    known = workload()
     # the dump is always queued on its volumes, so it keeps what the users leave: rate ~ (1 - rho_users)
     rho_users = 1 - known["concurrent_dump_rate"] / known["dedicated_dump_rate"]
     user_io_rate = rho_users / page_io_time

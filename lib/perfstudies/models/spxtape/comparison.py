@@ -89,7 +89,7 @@ from perfstudies.cells import Baseline, CellSpec, Derivation, Experiment, Simula
 from perfstudies.compare import DEFAULT, Tolerance, resolution
 from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, REPLICATIONS, TABLE1_CALIBRATION,
                                                     TABLE2_CALIBRATION, TABLE2_COLUMN, calibrate, calibrate_concurrent,
-                                                    column_name, comparison_run, facts, table1_cell, table2_cell,
+                                                    column_name, comparison_run, workload, table1_cell, table2_cell,
                                                     table2_model, without_dump)
 from perfstudies.models.spxtape.metrics import closed_loop_etr, nonpage_rio_per_cmd, real_io_rate
 from perfstudies.models.spxtape.network import model
@@ -121,7 +121,7 @@ WHOLE_SECONDS = resolution(1.0, "printed in whole seconds, and a published 0 s h
 
 def concurrent_dump(p: SpxtapeParams) -> SpxtapeParams:
     """The 2-drive dump of the concurrent run (Interaction with Concurrent Activity: Additional Information)."""
-    known = facts()
+    known = workload()
     return p.replace(total_pages=int(known["concurrent_spool_pages"]),
                      mean_file_pages=known["concurrent_pages_per_file"], drives=int(known["concurrent_tape_drives"]))
 
@@ -195,7 +195,7 @@ def rate_ratio(key: tuple) -> CellSpec:
 
 
 def change_time(key: tuple) -> CellSpec:
-    minute, drives = facts()["tape_change_time"], key[2]
+    minute, drives = workload()["tape_change_time"], key[2]
     return CellSpec(table1_cell(key, "tape_change_s"), "derived", _metric(key, "tape_change_s"),
                     derivation=Derivation((_where(key, "tapes"),), lambda tapes: (tapes - drives) * minute,
                                           "By construction: (tapes - drives) changes x the stated 1-minute change"),
@@ -250,7 +250,7 @@ def tape_reduction(key: tuple) -> CellSpec:
 
 
 def processor_util(key: tuple) -> CellSpec:
-    processors = facts()["processors"]
+    processors = workload()["processors"]
     return CellSpec(table1_cell(key, "processor_util_pct"), "derived", _metric(key, "processor_util_pct"),
                     derivation=Derivation((_where(key, "processor_s"), _where(key, "elapsed_s")),
                                           lambda processor, elapsed: 100.0 * processor / (processors * elapsed),
@@ -320,7 +320,7 @@ def utilisation_scaled() -> Baseline:
 
 def pages_scaled() -> Baseline:
     """The concurrent dump's cartridges: the dedicated 2-drive dump's tapes in proportion to the pages dumped."""
-    known = facts()
+    known = workload()
     tapes = _published(DUMP_2, "tapes") * known["concurrent_spool_pages"] / known["spool_pages"]
     return Baseline(float(math.ceil(tapes)), "scaling",
                     "tape space in proportion to the pages dumped (SPXTAPE writes the data as one tape file of "

@@ -17,7 +17,6 @@ compression tests used, how many channel paths) are fixed in :data:`BASE` and
 :data:`RECOMMENDED`, and the chapter says so.
 """
 
-import dataclasses
 import functools
 from collections.abc import Mapping
 
@@ -64,27 +63,12 @@ def documented_dump_blocks() -> int:
     return int(setup.loc["dump_blocks", "value"])
 
 
-@dataclasses.dataclass(frozen=True)
-class Calibration:
-    """The three calibrated costs; :data:`CALIBRATED_ON` names the statement behind each.
+def calibrate(published: Mapping[str, Published] | None = None, dump_blocks: int | None = None) -> DumpParams:
+    """The calibrated :class:`DumpParams`: three costs set so the bottleneck bound meets three statements.
 
-    Attributes
-    ----------
-    io_turnaround_ms : float
-        Per-I/O time both devices pay (ms), from ``ess_vs_3390_response``.
-    capture_us_per_block : float
-        Capture processor time per block (us), from ``ficon_vs_escon``.
-    compression_cpu_factor : float
-        Compression processor time / capture time, from ``compression``.
-    """
-
-    io_turnaround_ms: float
-    capture_us_per_block: float
-    compression_cpu_factor: float
-
-
-def calibrate(published: Mapping[str, Published] | None = None, dump_blocks: int | None = None) -> Calibration:
-    """Set the three costs in closed form so the bottleneck bound meets the three statements.
+    The record is the base configuration (:data:`BASE`) of the documented dump,
+    with the three fields of :data:`CALIBRATED_ON` at their calibrated values,
+    each solved in closed form:
 
     1. Response ratio r = (t + A_ess) / (t + A_3390), where A is a device's
        positioning + transfer and t the common turnaround: t = (r A_3390 - A_ess) / (1 - r).
@@ -136,7 +120,7 @@ def calibrate(published: Mapping[str, Published] | None = None, dump_blocks: int
     if factor < 0 or compressed_io_s > c * analytic.bound_elapsed_s(plain):
         raise ValueError(f"compression = {c!r} is out of range: the processor cannot be what sets the "
                          f"compressed dump's time")
-    return Calibration(turnaround, capture_us, factor)
+    return base.replace(io_turnaround_ms=turnaround, capture_us_per_block=capture_us, compression_cpu_factor=factor)
 
 
 def _checked_published(published) -> Mapping[str, Published]:
@@ -152,11 +136,10 @@ def _checked_published(published) -> Mapping[str, Published]:
 
 
 @functools.cache
-def _calibration() -> Calibration:
+def _calibrated() -> DumpParams:
     return calibrate()
 
 
 def calibrated_params(**changes) -> DumpParams:
-    """A :class:`DumpParams` with the calibrated costs and the document's dump size, plus ``changes``."""
-    fields = dict(BASE, dump_blocks=documented_dump_blocks(), **dataclasses.asdict(_calibration()))
-    return DumpParams(**{**fields, **changes})
+    """:func:`calibrate`'s record (the calibrated costs, the document's dump size) with ``changes``."""
+    return _calibrated().replace(**changes)

@@ -36,14 +36,12 @@ import ciw
 from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.mechanism import (CaptureTime, ChannelConnectTime, PageInTime, StripedRoute,
                                                   StripeVolumeTime)
-from perfstudies.models.svcdump.params import (BLOCK_BYTES, BLOCKS_PER_IO, CPU_CHUNK_CV, PAGE_BLOCKS_PER_IO,
-                                               PAGE_IO_CV, PAGED_FRACTION, DumpParams)
-from perfstudies.networks import BATCH_AT, closed_population
+from perfstudies.models.svcdump.metrics import CAPTURE, PAGE, channel_node, dump_metrics, ipcs_metrics
+from perfstudies.models.svcdump.params import (BLOCKS_PER_IO, CPU_CHUNK_CV, PAGE_BLOCKS_PER_IO, PAGE_IO_CV,
+                                               PAGED_FRACTION, DumpParams)
+from perfstudies.networks import closed_population
 from perfstudies.params import check_record
 from perfstudies.runner import check_seed, run_ciw
-
-PAGE, CAPTURE = 1, 2  # node numbers of the dump network; volumes follow, then the channel
-
 
 def chunk_services(params: DumpParams) -> dict[str, ciw.dists.Distribution]:
     """What one chunk costs at each resource (the :mod:`.mechanism` distributions), in s."""
@@ -73,7 +71,7 @@ def _start(count: int) -> tuple:
 def build_network(params: DumpParams) -> ciw.Network:
     """The dump network: page-in, capture, one node per stripe volume, channel paths."""
     services = chunk_services(params)
-    channel = CAPTURE + 1 + params.stripes
+    channel = channel_node(params)
     paged = paged_chunks(params)
     page_arrival, page_batch = _start(paged)
     resident_arrival, resident_batch = _start(params.chunks - paged)
@@ -113,54 +111,18 @@ def _horizon(params: DumpParams) -> float:
     return 10.0 * sum(analytic.demands(params).values()) + 10.0
 
 
-def _columns(records) -> tuple:
-    """The node, service time and exit date of every record, as arrays (cheaper to filter than the frame)."""
-    return (records["node"].to_numpy(), records["service_time"].to_numpy(dtype=float),
-            records["exit_date"].to_numpy(dtype=float))
-
-
 def dump_model(params: DumpParams, seed: int) -> dict[str, float]:
-    """One replication of the dump alone.
-
-    Returns
-    -------
-    dict
-        ``elapsed_s`` (dump start to last chunk written), ``data_rate_mb_s``
-        (dumped MB per elapsed second), ``io_response_ms`` (mean time of one
-        dump I/O at its volume), and the utilizations ``cpu_util``,
-        ``volume_util`` (mean over stripes), ``channel_util`` (per path) and
-        ``page_util`` (per page data set).
-    """
+    """One replication of the dump alone: the quantities of :func:`.metrics.dump_metrics`."""
     params, seed = check_record("params", params, DumpParams), check_seed(seed)
-    _, dump = run_ciw(build_network(params), seed, _horizon(params))
-    node, service, exit_date = _columns(dump)
-    channel = CAPTURE + 1 + params.stripes
-    written = node == channel
-    if written.sum() != params.chunks:
-        raise RuntimeError(f"only {written.sum()} of {params.chunks} chunks were written before the horizon")
-    elapsed = float(exit_date[written].max()) - BATCH_AT
-    volumes = service[(node >= CAPTURE + 1) & (node <= CAPTURE + params.stripes)]
-    ios_per_chunk = analytic.written_blocks(params) / params.chunks / BLOCKS_PER_IO
-    return {
-        "elapsed_s": elapsed,
-        "data_rate_mb_s": params.dump_blocks * BLOCK_BYTES / 1e6 / elapsed,
-        "io_response_ms": float(volumes.mean()) / ios_per_chunk * 1e3,
-        "cpu_util": float(service[node == CAPTURE].sum()) / elapsed,
-        "volume_util": float(volumes.sum()) / (params.stripes * elapsed),
-        "channel_util": float(service[written].sum()) / (params.channel_paths * elapsed),
-        "page_util": float(service[node == PAGE].sum()) / (params.page_data_sets * elapsed),
-    }
+    _, records = run_ciw(build_network(params), seed, _horizon(params))
+    return dump_metrics(params, records)
 
 
 def ipcs_model(params: DumpParams, seed: int) -> dict[str, float]:
-    """One replication of IPCS initialization alone: ``{"ipcs_s": elapsed time}``."""
+    """One replication of IPCS initialization alone: ``{"ipcs_s": elapsed time}`` (:func:`.metrics.ipcs_metrics`)."""
     params, seed = check_record("params", params, DumpParams), check_seed(seed)
-    _, ipcs = run_ciw(ipcs_network(params), seed, _horizon(params))
-    node, _, exit_date = _columns(ipcs)
-    done = node == params.stripes + 2
-    if done.sum() != params.chunks:
-        raise RuntimeError(f"only {done.sum()} of {params.chunks} chunks were read before the horizon")
-    return {"ipcs_s": float(exit_date[done].max()) - BATCH_AT}
+    _, records = run_ciw(ipcs_network(params), seed, _horizon(params))
+    return ipcs_metrics(params, records)
 
 
 def model(params: DumpParams, seed: int) -> dict[str, float]:

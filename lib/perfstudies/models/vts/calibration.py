@@ -27,7 +27,6 @@ made of two published entries (4 m + b).
 
 import dataclasses
 import functools
-import math
 
 import numpy as np
 import pandas as pd
@@ -41,28 +40,10 @@ from perfstudies.models.vts.analytic import (
 from perfstudies.models.vts.params import KEY, VTSParams, base, ehpo, paf, text_value
 
 
-@dataclasses.dataclass(frozen=True)
-class Rates:
-    """The eight calibrated service times, each a field of :class:`~perfstudies.models.vts.params.VTSParams`.
-
-    Apply them with ``params.replace(**dataclasses.asdict(rates))``.
-    """
-
-    write_block_overhead_s: float   # ESCON channel time per host block written, beyond data transfer
-    read_block_overhead_s: float    # the same per host block read
-    cpu_s_per_host_mb: float        # processor time per host MB (a)
-    cpu_s_per_mb_pass: float        # processor time per compressed MB per memory pass (b)
-    cpu_s_per_disk_op: float        # processor time per cache disk operation issued (e)
-    disk_op_s: float                # cache disk arm time per 64 KB track operation of uncompressed data
-    disk_fixed_s: float             # the part of disk_op_s an unbuffered write pays whatever the compression
-    mount_s: float                  # tape drive time per recall beyond search and transfer
-
-    def __post_init__(self):
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"Rates.{field.name} = {value!r} is out of range: allowed a finite value >= 0 "
-                                 f"(a calibration that needs a negative service time has no physical reading)")
+#: The eight calibrated service times: the fields of :class:`~perfstudies.models.vts.params.VTSParams` that
+#: :func:`calibrate` sets, each from the named cell(s) of :func:`calibration_cells`.
+CALIBRATED = ("write_block_overhead_s", "read_block_overhead_s", "cpu_s_per_host_mb", "cpu_s_per_mb_pass",
+              "cpu_s_per_disk_op", "disk_op_s", "disk_fixed_s", "mount_s")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,8 +136,14 @@ def _channel_overhead(cell: CalibrationCell) -> float:
     return p.escon_channels * block_mb / cell.published.value - block_mb / ESCON_LINK_MB_S
 
 
-def calibrate() -> Rates:
-    """Solve the eight service times from the calibration cells (see the module docstring)."""
+def calibrate() -> VTSParams:
+    """The calibrated record: :class:`VTSParams` with the eight service times of :data:`CALIBRATED` solved from
+    the calibration cells (see the module docstring).
+
+    A cell that would need a negative or vanishing service time is refused by
+    the record's own range check (ValueError naming the field): such a
+    calibration has no physical reading.
+    """
     cells = calibration_cells()
     cpu_keys = ("cpu_base_peak", "cpu_paf_peak", "cpu_paf_sustained")
     # processors / X = a * ta + b * tb + e * te for each processor-limited cell.
@@ -173,7 +160,7 @@ def calibrate() -> Rates:
     recall = cells["mount_s"].params
     per_volume = recall.drives * recall.volume_mb / cells["mount_s"].published.value
     mount_s = per_volume - text_value("search_time") - recall.volume_mb / (recall.compressibility * drive_mb_s(recall))
-    return Rates(
+    return VTSParams().replace(
         write_block_overhead_s=_channel_overhead(cells["write_block_overhead_s"]),
         read_block_overhead_s=_channel_overhead(cells["read_block_overhead_s"]),
         cpu_s_per_host_mb=float(a), cpu_s_per_mb_pass=float(b), cpu_s_per_disk_op=float(e),
@@ -181,43 +168,37 @@ def calibrate() -> Rates:
     )
 
 
-def with_rates(params: VTSParams, rates: Rates) -> VTSParams:
-    """``params`` with the eight service times of ``rates``."""
-    return params.replace(**dataclasses.asdict(rates))
+def with_calibration(params: VTSParams, calibrated: VTSParams) -> VTSParams:
+    """``params`` with the eight service times (:data:`CALIBRATED`) of ``calibrated``."""
+    return params.replace(**{name: getattr(calibrated, name) for name in CALIBRATED})
 
 
-def default_rates() -> Rates:
-    """The service times :class:`~perfstudies.models.vts.params.VTSParams` has by default."""
-    defaults = VTSParams()
-    return Rates(**{field.name: getattr(defaults, field.name) for field in dataclasses.fields(Rates)})
-
-
-def check_bottlenecks(rates: Rates) -> None:
+def check_bottlenecks(calibrated: VTSParams) -> None:
     """Raise ValueError if a calibration cell is not limited by the resource it was solved for."""
     for key, cell in calibration_cells().items():
-        found = bottleneck(with_rates(cell.params, rates))
+        found = bottleneck(with_calibration(cell.params, calibrated))
         if found != LIMITED_BY[key]:
             raise ValueError(f"calibration cell {cell.published.where} is limited by {found}, "
                              f"not by {LIMITED_BY[key]}: the closed-form calibration does not hold")
 
 
-def check_defaults(rates: Rates) -> None:
-    """Raise ValueError unless the defaults of VTSParams are exactly ``rates`` (the calibration's output)."""
-    defaults = default_rates()
-    drifted = [f"{name} = {getattr(defaults, name)!r} (calibrated {value!r})"
-               for name, value in dataclasses.asdict(rates).items() if getattr(defaults, name) != value]
+def check_defaults(calibrated: VTSParams) -> None:
+    """Raise ValueError unless the defaults of VTSParams are exactly ``calibrated`` (the calibration's output)."""
+    defaults = VTSParams()
+    drifted = [f"{name} = {getattr(defaults, name)!r} (calibrated {getattr(calibrated, name)!r})"
+               for name in CALIBRATED if getattr(defaults, name) != getattr(calibrated, name)]
     if drifted:
         raise ValueError(f"VTSParams defaults differ from calibrate(): {'; '.join(drifted)}; "
                          "set the defaults in params.py to the calibrated values")
 
 
 @functools.cache
-def calibrated_rates() -> Rates:
-    """The calibrated :class:`Rates`, checked against the bottlenecks and the record's defaults (once per process)."""
-    rates = calibrate()
-    check_bottlenecks(rates)
-    check_defaults(rates)
-    return rates
+def calibrated_params() -> VTSParams:
+    """:func:`calibrate`'s record, checked against the bottlenecks and the record's defaults (once per process)."""
+    calibrated = calibrate()
+    check_bottlenecks(calibrated)
+    check_defaults(calibrated)
+    return calibrated
 
 
 def contention_slowdown() -> float:

@@ -88,7 +88,7 @@ from perfstudies.models.vts.analytic import (
     bound, bound_line, contended_task_minutes, equation3, import_export_minutes, recall_response_s,
 )
 from perfstudies.models.vts.calibration import (
-    TABLE4, calibrated_rates, calibration_cells, contention_slowdown, published_rate,
+    TABLE4, calibrated_params, calibration_cells, contention_slowdown, published_rate,
 )
 from perfstudies.models.vts.network import model
 from perfstudies.models.vts.params import KEY, VTSParams, base, ehpo, paf, statement, text_value
@@ -260,11 +260,11 @@ def _best_case(compressibility: float, candidates: list[Baseline]) -> CellSpec:
 def cells() -> list[CellSpec]:
     """Every compared cell, measured numbers first, then Table 4 (analytic), then statements (module docstring).
 
-    Declared against the calibrated service times: :func:`calibrated_rates`
+    Declared against the calibrated service times: :func:`calibrated_params`
     refuses (ValueError) when the defaults of ``VTSParams`` are not the
     calibration's output.
     """
-    calibrated_rates()
+    calibrated_params()
     calibration = calibration_cells()
     line = calibration["disk_fixed_s"]
     peak_32, hit_32 = (calibration[key].published for key in ("write_block_overhead_s", "read_block_overhead_s"))

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from perfstudies import data
+from perfstudies.compare import cell_names, scoreboard, worst_cells
 from perfstudies.models.vts.analytic import (
     RESOURCES, bottleneck, bound, capacities, contended_task_minutes, copy_ceiling, customer_mb, equation3,
     hours_at_peak, import_export_minutes, mva_solution, processors, recall_response_s, stations, typical_mix_bound,
@@ -30,7 +31,7 @@ from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_record
 from perfstudies.runner import check_seed, replicate, summarize
 from perfstudies.sweep import run_sweep
-from perfstudies.tables import exact, number
+from perfstudies.tables import exact, long_format, number
 
 #: Replications and run length of one live-panel re-run (a fraction of a second).
 WIDGET_REPLICATIONS = 3
@@ -114,7 +115,7 @@ CONSTANTS = {
 def calibrated_constants() -> pd.DataFrame:
     """The eight calibrated constants: symbol, meaning, value, unit, the published cell(s) each is solved
     from and the resource that limits those cells (``a``, ``b`` and ``e`` come from three cells jointly)."""
-    rates, cells = calibrate(), calibration_cells()
+    calibrated, cells = calibrate(), calibration_cells()
     rows = []
     for field, (symbol, meaning, unit, scale, keys) in CONSTANTS.items():
         if keys:
@@ -124,7 +125,7 @@ def calibrated_constants() -> pd.DataFrame:
             limited = LIMITED_BY[keys[0]]
         else:
             solved, limited = "with a (above)", LIMITED_BY["cpu_base_peak"]
-        rows.append({"symbol": symbol, "constant": meaning, "value": getattr(rates, field) * scale, "unit": unit,
+        rows.append({"symbol": symbol, "constant": meaning, "value": getattr(calibrated, field) * scale, "unit": unit,
                      "solved from": solved, "limited by": limited})
     return pd.DataFrame(rows)
 
@@ -341,3 +342,27 @@ def theory_beside_simulation() -> pd.DataFrame:
                      "bound (MB/s)": bound(params), "exact MVA (MB/s)": by_mva, "simulated (MB/s)": simulated,
                      "95% CI ±": half, "simulated over MVA": simulated / by_mva - 1, "published (MB/s)": published})
     return pd.DataFrame(rows)
+
+
+#: The scoreboard's counts the chapter lists, in its order, with the reader's name of each.
+SCOREBOARD_COUNTS = {"cells": "all cells", "calibration": "calibration cells", "derived": "derived cells",
+                     "prediction": "predictions", "within_10pct": "predictions within 10%",
+                     "hits": "hits (within tolerance)", "misses": "misses (outside tolerance)",
+                     "undecided": "undecided (interval too wide)", "bounds_held": "stated ranges held",
+                     "beats_baseline": "predictions that beat the baseline",
+                     "weak_evidence": "predictions that are weak evidence"}
+
+
+def scoreboard_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """This study's row of the scoreboard (:func:`perfstudies.compare.scoreboard`) as one count per line."""
+    board = scoreboard(table).set_index("study").loc[[KEY], list(SCOREBOARD_COUNTS)].reset_index()
+    counts = long_format(board, keep=["study"], variable="compared cells", value="count", names=SCOREBOARD_COUNTS)
+    return counts.drop(columns="study")
+
+
+def worst_predictions(table: pd.DataFrame, count: int = 8) -> pd.DataFrame:
+    """The ``count`` predictions furthest from the paper in multiples of their tolerance
+    (:func:`perfstudies.compare.worst_cells`), each named as the paper names it."""
+    worst = worst_cells(table, count=count)
+    return pd.DataFrame({"cell": cell_names(worst), "published": worst["published"], "model": worst["model"],
+                         "error": worst["rel_error"], "tolerances off": worst["tolerances_off"]})

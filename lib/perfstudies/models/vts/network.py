@@ -31,6 +31,7 @@ import ciw
 
 from perfstudies.models.vts.analytic import STRIPED, Station, bound, customer_mb, stations
 from perfstudies.models.vts.mechanism import CopyService, RecallService, WorkService
+from perfstudies.models.vts.metrics import recall_metrics, throughput_metrics
 from perfstudies.models.vts.params import PATHS, WARMUP_SHARE, VTSParams, warmup_customers
 from perfstudies.networks import closed_population
 from perfstudies.params import check_record
@@ -90,28 +91,13 @@ def run_length_s(params: VTSParams) -> float:
 
 
 def model(params: VTSParams, seed: int) -> dict[str, float]:
-    """One replication of the throughput model: host MB/s and each resource's utilisation.
-
-    Host MB/s counts customers leaving the host-facing node (channels) inside
-    the measurement window (after warm-up), times the MB each carries; busy
-    time is clipped to the same window.
-    """
+    """One replication of the throughput model: host MB/s and each resource's utilisation after the warm-up
+    (:func:`.metrics.throughput_metrics`)."""
     params, seed = check_record("params", params, VTSParams), check_seed(seed)
-    path = PATHS[params.workload]
     horizon = run_length_s(params)
-    start = warmup_s(params)
     simulation, records = run_ciw(build_network(params), seed, horizon)
-    span = horizon - start
-    host_node = path.index("channels") + 1
-    done = records[(records["node"] == host_node) & (records["exit_date"] > start)]
-    metrics = {"host_mb_s": len(done) * customer_mb(params) / span}
-    busy_from = records["service_start_date"].clip(lower=start)
-    busy_to = records["service_end_date"].clip(upper=horizon)
-    busy = (busy_to - busy_from).clip(lower=0.0)
-    for index, name in enumerate(path, start=1):
-        in_node = busy[records["node"] == index].sum()
-        metrics[f"utilisation_{name}"] = in_node / (simulation.nodes[index].c * span)
-    return metrics
+    servers = [simulation.nodes[index].c for index in range(1, len(PATHS[params.workload]) + 1)]
+    return throughput_metrics(params, records, servers, warmup_s(params), horizon)
 
 
 def build_recall_network(params: VTSParams) -> ciw.Network:
@@ -128,8 +114,7 @@ def build_recall_network(params: VTSParams) -> ciw.Network:
 
 
 def recall_model(params: VTSParams, seed: int) -> dict[str, float]:
-    """One replication of Fig. 6: mount response of the last recall to arrive, in seconds."""
+    """One replication of Fig. 6: the last recall's mount response, in seconds (:func:`.metrics.recall_metrics`)."""
     params, seed = check_record("params", params, VTSParams), check_seed(seed)
     _, records = run_ciw(build_recall_network(params), seed, RECALL_HORIZON_S)
-    last = records.sort_values("arrival_date").iloc[-1]
-    return {"mount_response_s": float(last["exit_date"] - last["arrival_date"])}
+    return recall_metrics(records)
