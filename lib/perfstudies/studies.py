@@ -20,6 +20,7 @@ modules in :data:`LAYERS`, lowest first)::
       explore.py      PANEL = Panel(...) (perfstudies.panel), widget_run(params=None) and sweep_points():
                       the chapter's interactive parts
       figures.py      every chart and diagram the chapter shows
+      facts.py       facts() -> {name: Fact}: every number the chapter's prose quotes (perfstudies.facts)
 
 A module imports only modules listed before it (parameters flow *down*, from
 the chapter through explore, network and mechanism to Ciw, and results come
@@ -64,7 +65,7 @@ STUDIES: dict[str, str] = {
 
 #: The modules of a study package, lowest layer first; a module imports only earlier ones.
 LAYERS = ("params", "workload", "analytic", "mechanism", "metrics", "network", "calibration", "comparison",
-          "explore", "figures")
+          "explore", "figures", "facts")
 #: Layers a study may leave out when it has nothing to put in them.
 OPTIONAL_LAYERS = ("workload", "metrics")
 #: Names every study's ``__init__`` exports.
