@@ -14,7 +14,8 @@ sweep, the chapter's tables) and :mod:`.figures`.
 """
 
 from perfstudies.models.mdf.analytic import frontend_capacity, held_device_iosq, hold_moments, ims_bounds, mean_hold
-from perfstudies.models.mdf.calibration import Calibration, calibrate
+from perfstudies.models.mdf.calibration import (calibrate, channel_ios_per_message, device_table, ims_calibrated,
+                                                rule_table, tso_calibrated)
 from perfstudies.models.mdf.comparison import cells, experiments
 from perfstudies.models.mdf.explore import (PANEL, capacity_table, device_by_parameter, held_iosq_table, hold_table,
                                             ims_bounds_table, mva_table, panel_defaults, slice_table,
@@ -32,7 +33,8 @@ STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DeviceParams, model=
 comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "build_network", "calibrate",
-           "Calibration", "comparison", "cells", "experiments", "widget_run", "PANEL", "widget_theory", "widget_view",
+           "device_table", "rule_table", "ims_calibrated", "tso_calibrated", "channel_ios_per_message", "comparison",
+           "cells", "experiments", "widget_run", "PANEL", "widget_theory", "widget_view",
            "panel_defaults", "sweep_points", "sweep",
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",
