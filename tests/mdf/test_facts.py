@@ -21,3 +21,7 @@ def test_the_chapter_quotes_exactly_the_declared_facts():
     assert quoted - declared == set(), f"the chapter quotes keys facts() does not declare: {sorted(quoted - declared)}"
     assert declared - quoted == set(), f"facts() declares facts the chapter never quotes: {sorted(declared - quoted)}"
     assert list(checked_facts(KEY, found)) == [f"{KEY}-{name}" for name in found]
+
+    counts = [name for name in found if name.startswith("board-") and "pct" not in name]
+    assert counts and all(isinstance(found[name].value, int) for name in counts), \
+        "a count glued as a float reads '94.0 published cells'"

@@ -172,7 +172,7 @@ def comparison_facts(table: pd.DataFrame) -> dict[str, Fact]:
         "util-max-off": Fact((util["model"] - util["published"]).abs().max(), "points",
                              "the largest utilization gap of any run"),
     }
-    found |= {f"board-{name.replace('_', '-')}": Fact(board[name], "", f"scoreboard: {name.replace('_', ' ')}")
+    found |= {f"board-{name.replace('_', '-')}": Fact(int(board[name]), "", f"scoreboard: {name.replace('_', ' ')}")
               for name in ("prediction", "scored", "within_10pct", "bounds", "bounds_held", "beats_baseline",
                            "weak_evidence")}
     expected = expected_results(table)

@@ -127,7 +127,7 @@ def mva_facts(comparison: pd.DataFrame) -> dict[str, Fact]:
 def board_facts(comparison: pd.DataFrame) -> dict[str, Fact]:
     """The scoreboard in words, and how the predictions' baselines were chosen."""
     board = compare.scoreboard(comparison).set_index("study").loc[KEY]
-    found = {f"board-{name.replace('_', '-')}": Fact(board[name], "", f"scoreboard: {name.replace('_', ' ')}")
+    found = {f"board-{name.replace('_', '-')}": Fact(int(board[name]), "", f"scoreboard: {name.replace('_', ' ')}")
              for name in ("cells", "calibration", "derived", "prediction", "within_10pct", "hits", "misses",
                           "undecided", "beats_baseline", "weak_evidence")}
     found["board-pct-within-10pct"] = Fact(board["pct_within_10pct"], "%", "scoreboard: percent within 10%")
