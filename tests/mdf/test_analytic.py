@@ -87,22 +87,19 @@ def test_warmup_is_at_least_what_mser5_finds_on_a_pilot_run():
     4705 bottleneck, the slowest to fill) and the TSO domain at parameter 3.
     """
     from perfstudies.delay import DelayNode
-    from perfstudies.models.mdf.calibration import calibrate
+    from perfstudies.models.mdf.calibration import calibrate, ims_calibrated, tso_calibrated
     from perfstudies.models.mdf.mechanism import DEVICE, PROCESSORS
     from perfstudies.models.mdf.network import device_network, device_node_classes, ims_network, tso_network
     from perfstudies.warmup import pilot_warmup
 
-    calibration = calibrate()
-    average = calibration.device("IMS average")
-    device = DeviceParams(scheduling_parameter=1, domain="IMS", rate=1.05 * average.anchor_rate,
-                          service_ms=average.service_ms, scv=average.scv, switch_ms=calibration.switch_ms,
-                          rmf_rule=calibration.rmf_rule)
+    calibrated = calibrate()
+    device = calibrated.replace(scheduling_parameter=1, rate=1.05 * calibrated.rate)
     found = pilot_warmup(device_network(device), SEED, device.max_time, metric="waiting_time", node=DEVICE,
                          node_class=device_node_classes(device))
     assert device.warmup >= found.time, found
-    ims = calibration.ims.replace(scheduling_parameter=1)
+    ims = ims_calibrated().replace(scheduling_parameter=1)
     found = pilot_warmup(ims_network(ims), SEED, ims.max_time, node=PROCESSORS, node_class=DelayNode)
     assert ims.warmup >= found.time, found
-    tso = calibration.tso
+    tso = tso_calibrated()
     found = pilot_warmup(tso_network(tso), SEED, tso.max_time, node=2, node_class=DelayNode)
     assert tso.warmup >= found.time, found

@@ -4,10 +4,11 @@ import pytest
 
 from perfstudies.accuracy import study_comparison
 from perfstudies.models.mdf import analytic
-from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, Calibration, calibrate, channel_ios_per_message,
-                                                device_calibrations, ims_calibration, nearest_rule, rule_cell,
-                                                switch_calibration, switch_from_etr_ratio, tables)
-from perfstudies.models.mdf.params import RMF_RULES
+from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, calibrate, channel_ios_per_message, device,
+                                                device_calibrations, device_table, devices, ims_calibration,
+                                                nearest_rule, rmf_rule, rule_candidates, rule_cell, rule_table,
+                                                switch_calibration, switch_from_etr_ratio, tables, tso_calibrated)
+from perfstudies.models.mdf.params import RMF_RULES, DeviceParams
 
 
 def test_device_service_is_base_resp_minus_iosq_and_variability_gives_base_iosq():
@@ -40,14 +41,20 @@ def test_ims_4705_time_carries_the_published_etr_at_parameter_3():
     assert channel_ios_per_message() == pytest.approx(row["rate_4705_per_s"] / (2 * row["ims_etr_per_s"]))
 
 
-def test_calibrate_gathers_every_parameter():
-    calibration = calibrate()
-    assert isinstance(calibration, Calibration)
-    assert [d.name for d in calibration.devices][-2:] == ["IMS average", "TSO average"]
-    assert calibration.tso.scheduling_parameter == CALIBRATION_PARAMETER
-    assert calibration.device_table()["set from"].str.contains("BASE").all()
+def test_calibrate_returns_the_study_record_with_every_calibrated_device_value():
+    """calibrate() is the device model's record: the IMS representative device at parameter 3, its load,
+    the switch and RMF's rule; the other calibrated records are functions of their own."""
+    calibrated, average = calibrate(), device("IMS average")
+    assert isinstance(calibrated, DeviceParams)
+    assert calibrated.scheduling_parameter == CALIBRATION_PARAMETER and calibrated.domain == "IMS"
+    assert (calibrated.service_ms, calibrated.scv, calibrated.rate) == (average.service_ms, average.scv,
+                                                                        average.anchor_rate)
+    assert calibrated.switch_ms == switch_calibration() and calibrated.rmf_rule == rmf_rule()
+    assert [d.name for d in devices()][-2:] == ["IMS average", "TSO average"]
+    assert tso_calibrated().scheduling_parameter == CALIBRATION_PARAMETER
+    assert device_table()["set from"].str.contains("BASE").all()
     with pytest.raises(ValueError, match="name = 'IMS-XYZ' is not a calibrated device"):
-        calibration.device("IMS-XYZ")
+        device("IMS-XYZ")
 
 
 def test_calibrated_cells_hit_their_targets():
@@ -74,8 +81,9 @@ def test_switch_overhead_from_the_stated_etr_fall():
 
 
 def test_rmf_rule_is_the_nearest_on_its_named_cell():
-    calibration = calibrate()
     assert rule_cell().where.startswith("Table 1") and rule_cell().value == 6.54
-    assert set(calibration.rule_estimates) == set(RMF_RULES)
-    assert calibration.rmf_rule == nearest_rule(calibration.rule_estimates, 6.54)
+    assert set(rule_candidates()) == set(RMF_RULES)
+    assert rmf_rule() == nearest_rule(rule_candidates(), 6.54)
+    table = rule_table()
+    assert table["rule"].tolist() == list(RMF_RULES) and table.loc[table["chosen"], "rule"].tolist() == [rmf_rule()]
     assert nearest_rule({"a": 1.0, "b": 5.0}, 4.0) == "b"

@@ -30,15 +30,19 @@ def test_one_step_of_the_scheduling_parameter_shows_through_the_noise():
 
 
 def test_the_calibration_comes_from_the_disk_memo(monkeypatch):
-    """A process that finds the calibration on disk does not simulate it again."""
+    """A process that finds the calibration's simulated parts on disk (the RMF rule's candidates, the TSO
+    root-find) does not simulate them again."""
     from perfstudies.models.mdf import calibration
-    expected = calibration.calibrate()
-    calibration.calibrate.cache_clear()
-    monkeypatch.setattr(calibration, "switch_calibration", lambda: pytest.fail("the calibration was recomputed"))
+    cached = (calibration.calibrate, calibration.rule_candidates, calibration.tso_calibrated)
+    expected = calibration.calibrate(), calibration.tso_calibrated()
+    for function in cached:
+        function.cache_clear()
+    monkeypatch.setattr(calibration, "replicate", lambda *args, **kwargs: pytest.fail("the calibration simulated"))
     try:
-        assert calibration.calibrate() == expected
+        assert (calibration.calibrate(), calibration.tso_calibrated()) == expected
     finally:
-        calibration.calibrate.cache_clear()
+        for function in cached:
+            function.cache_clear()
 
 
 def test_sweep_points_cover_every_parameter_and_rate_with_the_calibrated_device():

@@ -7,7 +7,7 @@ import pytest
 
 from perfstudies.data import load
 from perfstudies.models.mdf.analytic import mean_hold
-from perfstudies.models.mdf.calibration import COLUMNS, PARAMETERS, calibrate
+from perfstudies.models.mdf.calibration import COLUMNS, PARAMETERS, devices, ims_calibrated, tso_calibrated
 from perfstudies.models.mdf.comparison import device_point
 from perfstudies.models.mdf.explore import device_by_parameter_points, panel_defaults, sweep_points
 from perfstudies.models.mdf.mechanism import DomainArrivals, HeldCompletion
@@ -98,16 +98,15 @@ def test_held_busy_time_is_more_than_the_random_moment_hold_for_nearly_constant_
 
 
 def test_the_defaults_and_every_configuration_the_chapter_runs_are_accepted():
-    calibration = calibrate()
     records = [DeviceParams(), ImsParams(), TsoParams(), PanelParams(), panel_defaults(), *sweep_points(),
                *device_by_parameter_points()]
-    records += [calibration.ims.replace(scheduling_parameter=p) for p in PARAMETERS]
-    records += [calibration.tso.replace(scheduling_parameter=p) for p in PARAMETERS]
-    devices = load("mdf", "device_activity").set_index(["device", "scheduling_parameter"])
-    for device in calibration.devices:
+    records += [ims_calibrated().replace(scheduling_parameter=p) for p in PARAMETERS]
+    records += [tso_calibrated().replace(scheduling_parameter=p) for p in PARAMETERS]
+    published = load("mdf", "device_activity").set_index(["device", "scheduling_parameter"])
+    for device in devices():
         for column in COLUMNS:
             name = "IMS-C23" if device.name == "IMS average" else "TSO-CC1" if device.name == "TSO average" \
                 else device.name
-            load_ratio = devices.loc[(name, column), "rate_per_s"] / devices.loc[(name, "BASE"), "rate_per_s"]
-            records.append(device_point(device, column, 1.1 * device.base_rate * load_ratio, calibration))
+            load_ratio = published.loc[(name, column), "rate_per_s"] / published.loc[(name, "BASE"), "rate_per_s"]
+            records.append(device_point(device, column, 1.1 * device.base_rate * load_ratio))
     assert all(record.events() <= MAX_EVENTS for record in records if hasattr(record, "events"))

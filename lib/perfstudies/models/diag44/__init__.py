@@ -5,7 +5,7 @@ DOCUMENT, SEED and the parameter record), :mod:`.analytic` (the fast path's
 closed form, the scheduler lock, MVA), :mod:`.mechanism` (the Ciw classes), :mod:`.metrics` (records to the
 report's rows), :mod:`.network` (the network and the one-replication model),
 :mod:`.calibration`, :mod:`.comparison` (the declared cells and experiments), :mod:`.explore` (live panel, sweep,
-theory tables) and :mod:`.figures` (the chapter's charts).
+theory tables), :mod:`.figures` (the chapter's charts) and :mod:`.facts` (every number the chapter quotes).
 """
 
 from perfstudies.study import Study
@@ -16,7 +16,9 @@ from .analytic import (fast_path_percent, lock_from_spin_rows, mm1_wait, mva_sol
 from .calibration import CALIBRATED_FIELDS, calibrate, calibrate_machines, calibrated_constants
 from .comparison import CAP, CAPS, cells, experiments
 from .explore import (LIVE_CONTROLS, PANEL, WIDGET_DEFAULTS, expected_results, fast_path_runs, mva_table,
-                      run_summaries, sibling_table, sweep_points, theory_table, vp_sweep, widget_run)
+                      panel_by_processors, run_summaries, scoreboard_table, sibling_table, sweep_points,
+                      theory_table, vp_sweep, widget_run, worst_table)
+from .facts import facts
 from .network import build_network, model
 from .params import DOCUMENT, FIVE_WAY, KEY, SEED, DiagParams
 
@@ -25,9 +27,11 @@ __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "DiagParams", "FIVE_WAY", "model"
            "comparison", "cells", "experiments", "CAP", "CAPS", "widget_run", "sweep_points", "WIDGET_DEFAULTS",
            "LIVE_CONTROLS", "PANEL", "vp_sweep",
            "theory_table", "fast_path_runs", "run_summaries", "sibling_table", "mva_table", "expected_results",
+           "scoreboard_table", "worst_table", "panel_by_processors", "facts",
            "no_sibling_queued", "queued_share", "percent_fast", "fast_path_percent", "mm1_wait",
            "lock_from_spin_rows", "mva_solution", "figures"]
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DiagParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL)
+              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL,
+              facts=facts)
 comparison = STUDY.comparison

@@ -13,12 +13,16 @@
   no sibling to hold a guest lock, so the model's clients never yield;
 * :func:`theory_table`, :func:`sibling_table` and :func:`mva_table` set the
   closed forms of :mod:`.analytic` beside the report and the simulation;
-  :func:`expected_results` sets the report's eight expected results beside the model.
+  :func:`expected_results` sets the report's eight expected results beside the model;
+* :func:`scoreboard_table`, :func:`worst_table` and :func:`panel_by_processors` are the
+  chapter's other tables: the scoreboard as rows, the worst misses, and the live
+  panel's default run stepped down in real processors (its predict-first exercise).
 """
 
 import numpy as np
 import pandas as pd
 
+from perfstudies import compare, tables
 from perfstudies.panel import Panel, run_panel
 from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep
@@ -27,7 +31,7 @@ from . import analytic
 from .calibration import measurements, run_config, run_values
 from .comparison import PAIRS, run_params
 from .network import model
-from .params import SEED, DiagParams
+from .params import KEY, SEED, DiagParams
 
 #: The live panel's starting point: the document's 9-way fast-path run, shorter simulated time.
 WIDGET_DEFAULTS = DiagParams(max_time_us=1.5e6, warmup_us=5.0e5)
@@ -256,3 +260,44 @@ def expected_results(table: pd.DataFrame) -> pd.DataFrame:
                  "model shows it": bool(six["model"] < three["model"]),
                  "model misses on": "" if six["model"] < three["model"] else "3 vs 6 VPs"})
     return pd.DataFrame(rows)
+
+
+#: What each count of the scoreboard is, as the chapter's scoreboard table names it, in its order.
+SCOREBOARD_ROWS = {"cells": "all cells", "calibration": "calibration cells", "derived": "derived cells",
+                   "prediction": "predictions", "within_10pct": "predictions within 10%",
+                   "hits": "hits (within tolerance)", "misses": "misses (outside tolerance)",
+                   "bounds": "predictions scored as a stated range", "bounds_held": "stated ranges held",
+                   "beats_baseline": "predictions that beat the baseline",
+                   "weak_evidence": "predictions that are weak evidence",
+                   "undecided": "predictions undecided (interval too wide)"}
+
+
+def scoreboard_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The study's scoreboard (:func:`perfstudies.compare.scoreboard`) as rows: ``compared cells``, ``count``."""
+    board = compare.scoreboard(table)
+    board = board[board["study"] == KEY][["study", *SCOREBOARD_ROWS]]
+    return tables.long_format(board, keep=["study"], variable="compared cells", value="count",
+                              names=SCOREBOARD_ROWS).drop(columns="study")
+
+
+def worst_table(table: pd.DataFrame, count: int = 8) -> pd.DataFrame:
+    """The ``count`` predicted cells furthest outside their tolerance, one labelled cell per row."""
+    worst = compare.worst_cells(table, count=count)
+    return pd.DataFrame({"cell": worst["table"].str.removeprefix("text: ") + " · " + worst["row"] + " · "
+                                 + worst["column"],
+                         "published": worst["published"], "model": worst["model"], "error": worst["rel_error"],
+                         "tolerances off": worst["tolerances_off"]})
+
+
+#: Real processors the live panel's predict-first exercise steps through, from the 9-way down.
+PANEL_PROCESSORS = tuple(range(9, 2, -1))
+#: The panel metrics that exercise reads.
+PANEL_STEP_METRICS = ("pct_fast", "tx_rate", "total_util")
+
+
+def panel_by_processors(processors=PANEL_PROCESSORS) -> pd.DataFrame:
+    """The live panel's default run (:func:`widget_run`) at each real-processor count: the mean of
+    :data:`PANEL_STEP_METRICS`, one row per count (column ``real processors``)."""
+    rows = [widget_run(WIDGET_DEFAULTS.replace(real_processors=count)).set_index("metric")
+            .loc[list(PANEL_STEP_METRICS), "mean"].rename(count) for count in processors]
+    return pd.DataFrame(rows).rename_axis("real processors").reset_index()

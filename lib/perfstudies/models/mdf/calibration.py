@@ -236,65 +236,75 @@ def tso_calibration(switch_ms: float | None = None) -> TsoParams:
     return params
 
 
-@dataclasses.dataclass(frozen=True)
-class Calibration:
-    """Every calibrated parameter of the study.
-
-    Attributes
-    ----------
-    devices : tuple of DeviceCalibration
-        Table 2's four devices and Table 1's two representative devices (BASE).
-    ims : ImsParams
-        The IMS domain at parameter 3.
-    tso : TsoParams
-        The TSO domain at parameter 3.
-    channel_ios_per_message : float
-        4705 channel I/Os per message (Table 3, parameter 3).
-    switch_ms : float
-        Domain switch overhead per dispatch (Section 7.0: TSO ETR 2% lower at parameter 5 than at 1).
-    rmf_rule : str
-        What RMF does with a timer pop outside its domain's slice (Table 1, IMS AVG IOSQ at parameter 3).
-    rule_estimates : dict
-        Every rule's expected IMS AVG IOSQ at parameter 3 (ms), the numbers the rule was chosen on.
-    """
-
-    devices: tuple[DeviceCalibration, ...]
-    ims: ImsParams
-    tso: TsoParams
-    channel_ios_per_message: float
-    switch_ms: float
-    rmf_rule: str
-    rule_estimates: dict
-
-    def device(self, name: str) -> DeviceCalibration:
-        """The calibration of one device (``"IMS-C23"``, ``"IMS average"``, ...)."""
-        found = [d for d in self.devices if d.name == name]
-        if not found:
-            raise ValueError(f"name = {name!r} is not a calibrated device: allowed one of "
-                             f"{[d.name for d in self.devices]}")
-        return found[0]
-
-    def device_table(self) -> pd.DataFrame:
-        """The calibrated devices, one row each, with the cells they come from."""
-        return pd.DataFrame([d.as_row() for d in self.devices])
+def device(name: str) -> DeviceCalibration:
+    """The calibration of one device (``"IMS-C23"``, ``"IMS average"``, ...)."""
+    found = [d for d in devices() if d.name == name]
+    if not found:
+        raise ValueError(f"name = {name!r} is not a calibrated device: allowed one of {[d.name for d in devices()]}")
+    return found[0]
 
 
 @functools.cache
-def calibrate() -> Calibration:
-    """The calibrated parameters of the devices, the IMS domain, the TSO domain, the switch and RMF.
+def devices() -> tuple[DeviceCalibration, ...]:
+    """Table 2's four devices and Table 1's two representative devices, calibrated (closed forms, cached)."""
+    return tuple(device_calibrations())
 
-    From the disk memo (:func:`perfstudies.cache.memoized`, keyed on the sources and data) when any
-    process computed it before, so a chapter's first live-panel run does not simulate the calibration
-    runs again; computed by :func:`calibrated` otherwise.
+
+def device_table() -> pd.DataFrame:
+    """The calibrated devices, one row each, with the cells they come from (the chapter's calibration table)."""
+    return pd.DataFrame([d.as_row() for d in devices()])
+
+
+@functools.cache
+def rule_candidates() -> dict[str, float]:
+    """Every RMF rule's expected IMS AVG IOSQ at parameter 3 (ms), the numbers the rule is chosen on.
+
+    Simulated once per process and kept in the disk memo (:func:`perfstudies.cache.memoized`).
     """
-    return memoized("mdf-calibration", calibrated)
+    return memoized("mdf-rule-candidates", _simulated_rule_candidates)
 
 
-def calibrated() -> Calibration:
-    """The calibration, computed (a few seconds of simulation): what :func:`calibrate` memoizes."""
-    switch_ms = switch_calibration()
-    devices = tuple(device_calibrations())
-    estimates = rule_estimates(next(d for d in devices if d.name == "IMS average"), switch_ms)
-    rule = nearest_rule(estimates, rule_cell().value)
-    return Calibration(devices, ims_calibration(switch_ms), tso_calibration(switch_ms), channel_ios_per_message(),
-                       switch_ms, rule, estimates)
+def _simulated_rule_candidates() -> dict[str, float]:
+    return rule_estimates(device("IMS average"), switch_calibration())
+
+
+def rmf_rule() -> str:
+    """The study's RMF rule: the one whose estimate is nearest Table 1's IMS AVG IOSQ at parameter 3."""
+    return nearest_rule(rule_candidates(), rule_cell().value)
+
+
+def rule_table() -> pd.DataFrame:
+    """The RMF rule candidates: each rule's expected IMS AVG IOSQ at parameter 3 beside the published cell."""
+    chosen, published = rmf_rule(), rule_cell().value
+    return pd.DataFrame([{"rule": rule, "IMS AVG IOSQ at parameter 3 (ms)": value, "published (ms)": published,
+                          "chosen": rule == chosen} for rule, value in rule_candidates().items()])
+
+
+@functools.cache
+def ims_calibrated() -> ImsParams:
+    """The IMS domain's calibrated record at parameter 3 (:func:`ims_calibration` at the calibrated switch)."""
+    return ims_calibration()
+
+
+@functools.cache
+def tso_calibrated() -> TsoParams:
+    """The TSO domain's calibrated record at parameter 3: :func:`tso_calibration`, from the disk memo when any
+    process computed it before (its root-find simulates)."""
+    return memoized("mdf-tso-calibration", tso_calibration)
+
+
+@functools.cache
+def calibrate() -> DeviceParams:
+    """The study's record (the device model's), every calibrated value of the device in its fields.
+
+    The IMS representative device at parameter 3 and its parameter-3 load: service and its variability
+    (Table 1 BASE), rate (Table 2's parameter-3 rates), the switch overhead (Section 7.0) and RMF's rule
+    (Table 1, IMS AVG IOSQ at parameter 3).  The other calibrated records are their own functions: the
+    Table 2 devices (:func:`devices`, :func:`device_table`), the IMS and TSO domains (:func:`ims_calibrated`,
+    :func:`tso_calibrated`), the 4705's channel I/Os per message (:func:`channel_ios_per_message`) and the
+    rule candidates (:func:`rule_table`).
+    """
+    average = device("IMS average")
+    return DeviceParams(scheduling_parameter=CALIBRATION_PARAMETER, domain=average.domain, rate=average.anchor_rate,
+                        service_ms=average.service_ms, scv=average.scv, switch_ms=switch_calibration(),
+                        rmf_rule=rmf_rule())

@@ -72,8 +72,9 @@ import pandas as pd
 from perfstudies.cells import Baseline, CellSpec, Derivation, Exact, Experiment, Precision, Simulated, metric
 from perfstudies.compare import DEFAULT, Published, Tolerance, resolution
 from perfstudies.models.mdf import analytic
-from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, Calibration, DeviceCalibration,
-                                                calibrate, fact, switch_calibration, tables)
+from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, DeviceCalibration,
+                                                channel_ios_per_message, device, devices, fact, ims_calibrated,
+                                                rmf_rule, switch_calibration, tables, tso_calibrated)
 from perfstudies.models.mdf.network import ims_model, model, tso_model
 from perfstudies.models.mdf.params import DeviceParams, ImsParams
 
@@ -253,36 +254,34 @@ def etr_ratio(finished: dict[str, dict[str, pd.DataFrame]], domain: str, column:
     return float(np.mean(changed[:count] / reference[:count]))
 
 
-def device_point(device: DeviceCalibration, column: str, rate: float, calibration: Calibration) -> DeviceParams:
+def device_point(calibrated: DeviceCalibration, column: str, rate: float) -> DeviceParams:
     """One device at one column: sliced at its scheduling parameter, or BASE (no slicing)."""
     return DeviceParams(scheduling_parameter=int(column) if column != "BASE" else CALIBRATION_PARAMETER,
-                        sliced=column != "BASE", domain=device.domain, rate=rate, service_ms=device.service_ms,
-                        scv=device.scv, switch_ms=calibration.switch_ms, rmf_rule=calibration.rmf_rule)
+                        sliced=column != "BASE", domain=calibrated.domain, rate=rate, service_ms=calibrated.service_ms,
+                        scv=calibrated.scv, switch_ms=switch_calibration(), rmf_rule=rmf_rule())
 
 
-def device_rate(device: DeviceCalibration, column: str, finished: dict[str, dict[str, pd.DataFrame]]) -> float:
+def device_rate(calibrated: DeviceCalibration, column: str, finished: dict[str, dict[str, pd.DataFrame]]) -> float:
     """A device's activity rate at a column: BASE's calibrated rate, or its parameter-3 load times its
     domain's simulated ETR ratio (1 at parameter 3)."""
     if column == "BASE":
-        return device.base_rate
-    return device.anchor_rate * etr_ratio(finished, device.domain, column)
+        return calibrated.base_rate
+    return calibrated.anchor_rate * etr_ratio(finished, calibrated.domain, column)
 
 
 def device_configurations(finished: dict[str, dict[str, pd.DataFrame]]) -> dict[str, DeviceParams]:
     """Every device at every column, loaded from the finished domain experiments (``"<device> <column>"``)."""
-    calibration = calibrate()
-    return {f"{device.name} {column}": device_point(device, column, device_rate(device, column, finished),
-                                                    calibration)
-            for device in calibration.devices for column in COLUMNS}
+    return {f"{calibrated.name} {column}": device_point(calibrated, column, device_rate(calibrated, column, finished))
+            for calibrated in devices() for column in COLUMNS}
 
 
 def experiments() -> list[Experiment]:
     """The IMS and TSO domains at parameters 1, 3 and 5, then the devices at the load their ETR ratios give."""
-    calibration = calibrate()
+    ims, tso = ims_calibrated(), tso_calibrated()
     return [
-        Experiment(IMS, ims_model, {column: calibration.ims.replace(scheduling_parameter=int(column))
+        Experiment(IMS, ims_model, {column: ims.replace(scheduling_parameter=int(column))
                                     for column in ("1", "3", "5")}, initial=INITIAL, cap=DOMAIN_CAP),
-        Experiment(TSO, tso_model, {column: calibration.tso.replace(scheduling_parameter=int(column))
+        Experiment(TSO, tso_model, {column: tso.replace(scheduling_parameter=int(column))
                                     for column in ("1", "3", "5")}, initial=INITIAL, cap=DOMAIN_CAP),
         Experiment(DEVICES, model, device_configurations, initial=INITIAL, cap=DEVICE_CAP),
     ]
@@ -292,12 +291,12 @@ def experiments() -> list[Experiment]:
 
 def _scaled_rate(name: str, reference: np.ndarray, changed: np.ndarray) -> np.ndarray:
     """A device's parameter-3 load times its domain's ETR ratio, per replication."""
-    return calibrate().device(name).anchor_rate * changed / reference
+    return device(name).anchor_rate * changed / reference
 
 
 def _channel_ios(messages: np.ndarray) -> np.ndarray:
     """4705 messages per second -> channel I/Os per second (the calibrated I/Os per message)."""
-    return calibrate().channel_ios_per_message * messages
+    return channel_ios_per_message() * messages
 
 
 def _device(name: str, column: str, quantity: str) -> Simulated:
@@ -359,7 +358,7 @@ def after_fall(fall: float, etr_1: float) -> float:
 
 def _calibrated(name: str, field: str) -> float:
     """One calibrated number of a device (its BASE rate, its parameter-3 load)."""
-    return getattr(calibrate().device(name), field)
+    return getattr(device(name), field)
 
 
 # --- the cells, table by table ------------------------------------------------------------------------
@@ -497,7 +496,8 @@ def table3_cells() -> list[CellSpec]:
     """Table 3: the IMS domain and its 4705 front end at parameters 1, 3 and 5."""
     terminals, think_s = fact("ims_terminals"), fact("ims_terminals") / fact("ims_offered_rate")
     return [
-        _spec("Table 3", "IMS ETR (tx/s)", "3", "calibration", _ims("3", "IMS ETR (tx/s)"), sets="ims.frontend_ms",
+        _spec("Table 3", "IMS ETR (tx/s)", "3", "calibration", _ims("3", "IMS ETR (tx/s)"),
+              sets="ims_calibrated().frontend_ms",
               precision=_etr_precision("Table 3", "IMS ETR (tx/s)", "3"),
               note="The 4705 time per message whose held-exchange capacity carries two messages per transaction "
                    "at this ETR."),
@@ -511,7 +511,7 @@ def table3_cells() -> list[CellSpec]:
                      "it determines carries the prediction: of the two cells Little's law ties, it is the one the "
                      "model misses by more (relative error), so it is the one scored.")
           for column in AWAY],
-        _spec("Table 3", "CPU (%)", "3", "calibration", _ims("3", "CPU (%)"), sets="ims.cpu_ms",
+        _spec("Table 3", "CPU (%)", "3", "calibration", _ims("3", "CPU (%)"), sets="ims_calibrated().cpu_ms",
               note="CPU per transaction by the utilisation law."),
         *[_spec("Table 3", "CPU (%)", column, "derived", _ims(column, "CPU (%)"), derivation=Derivation(
             (_key("Table 3", "CPU (%)", "3"), _key("Table 3", "IMS ETR (tx/s)", column),
@@ -559,9 +559,9 @@ def table4_cells() -> list[CellSpec]:
     users, fall = fact("tso_users"), fact("tso_etr_fall_1_to_5") / 100.0
     resp, etr = "TSO RESPONSE TIME (s)", "TSO ETR (tx/s)"
     return [
-        _spec("Table 4", resp, "3", "calibration", _tso("3", resp), sets="tso.think_s",
+        _spec("Table 4", resp, "3", "calibration", _tso("3", resp), sets="tso_calibrated().think_s",
               note="Think time by Little's law on the published response and ETR."),
-        _spec("Table 4", etr, "3", "calibration", _tso("3", etr), sets="tso.cpu_ms",
+        _spec("Table 4", etr, "3", "calibration", _tso("3", etr), sets="tso_calibrated().cpu_ms",
               precision=_etr_precision("Table 4", etr, "3"),
               note="CPU per command by a root-find on the simulated ETR."),
         *[_spec("Table 4", resp, column, "derived", _tso(column, resp), derivation=Derivation(

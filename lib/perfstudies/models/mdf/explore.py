@@ -21,7 +21,7 @@ import functools
 import pandas as pd
 
 from perfstudies.models.mdf import analytic
-from perfstudies.models.mdf.calibration import calibrate, tables
+from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated, tables, tso_calibrated
 from perfstudies.models.mdf.network import RULE_METRICS, model
 from perfstudies.models.mdf.params import (DEVICE_SPEED, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
                                            PanelParams, held_busy_time)
@@ -66,10 +66,9 @@ SWEEP_REPLICATIONS = 3
 @functools.cache
 def panel_defaults() -> PanelParams:
     """The live panel's starting point: the record's defaults with the calibrated device, switch and RMF rule."""
-    calibration = calibrate()
-    average = calibration.device("IMS average")
-    return PanelParams(service_ms=average.service_ms, scv=average.scv, switch_ms=calibration.switch_ms,
-                       rmf_rule=calibration.rmf_rule)
+    calibrated = calibrate()
+    return PanelParams(service_ms=calibrated.service_ms, scv=calibrated.scv, switch_ms=calibrated.switch_ms,
+                       rmf_rule=calibrated.rmf_rule)
 
 
 def _setup(scheduling_parameter: int, sliced: bool = True) -> DeviceParams:
@@ -115,7 +114,7 @@ def widget_theory(panel: PanelParams) -> pd.DataFrame:
                  tso_share=panel.tso_share, switch_ms=panel.switch_ms, sliced=panel.sliced)
     rows = [{"quantity": "mean hold of a random completion (ms)",
              "theory": 1000.0 * analytic.mean_hold(_device(panel).windows("IMS"))}]
-    bounds = analytic.ims_bounds(calibrate().ims.replace(terminals=panel.terminals, **setup))
+    bounds = analytic.ims_bounds(ims_calibrated().replace(terminals=panel.terminals, **setup))
     rows += [{"quantity": label.removesuffix(", theory"), "theory": bounds[metric]} for metric, label in IMS_ROWS]
     return pd.DataFrame(rows)
 
@@ -130,12 +129,9 @@ def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DevicePa
     """
     rates = check_field_values("rates", rates, DeviceParams, "rate")
     parameters = check_field_values("parameters", parameters, DeviceParams, "scheduling_parameter")
-    calibration = calibrate()
-    average = calibration.device("IMS average")
+    calibrated = calibrate()
     try:
-        return [DeviceParams(scheduling_parameter=p, domain="IMS", rate=rate, service_ms=average.service_ms,
-                             scv=average.scv, switch_ms=calibration.switch_ms, rmf_rule=calibration.rmf_rule,
-                             **SWEEP_RUN)
+        return [calibrated.replace(scheduling_parameter=p, rate=rate, **SWEEP_RUN)
                 for rate in rates for p in parameters]
     except ValueError as error:
         raise ValueError(f"rates = {rates!r} with parameters = {parameters!r} is not allowed for the calibrated "
@@ -173,14 +169,14 @@ def hold_table() -> pd.DataFrame:
                          for p in ALL_PARAMETERS])
 
 
-def held_iosq_table(device: str = "IMS-C23") -> pd.DataFrame:
+def held_iosq_table(name: str = "IMS-C23") -> pd.DataFrame:
     """Pollaczek-Khinchine with and without the hold, for one Table 2 device at each column's published rate."""
-    calibration = calibrate().device(device)
+    calibration = device(name)
     service = calibration.service_ms / 1000
     unsliced = _setup(3, sliced=False).windows(calibration.domain)
     devices = tables()["device_activity"]
     rows = []
-    for row in devices[devices["device"] == device].itertuples():
+    for row in devices[devices["device"] == name].itertuples():
         sliced = row.scheduling_parameter != "BASE"
         p = int(row.scheduling_parameter) if sliced else 3
         windows = _setup(p, sliced).windows(calibration.domain)
@@ -200,22 +196,22 @@ def capacity_table() -> pd.DataFrame:
     hold (:func:`~perfstudies.models.mdf.params.held_busy_time`); the device is
     stable only below one over that.  Parameter 0 stands for BASE (no slicing).
     """
-    average = calibrate().device("IMS average")
+    average = calibrate()
     rows = []
     for p in (0, *ALL_PARAMETERS):
         setup = _setup(p or 3, p != 0)
         row = {"scheduling parameter": p or "BASE"}
-        for device, speed in DEVICE_SPEED.items():
+        for kind, speed in DEVICE_SPEED.items():
             busy = held_busy_time(setup.windows("IMS"), average.service_ms * speed / 1000, average.scv)
-            row[f"{device}: busy per I/O (ms)"] = 1000 * busy
-            row[f"{device}: capacity (I/O per s)"] = 1 / busy
+            row[f"{kind}: busy per I/O (ms)"] = 1000 * busy
+            row[f"{kind}: capacity (I/O per s)"] = 1 / busy
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def ims_bounds_table() -> pd.DataFrame:
     """The IMS domain's capacities, bottleneck and bounds per scheduling parameter (calibrated values)."""
-    ims = calibrate().ims
+    ims = ims_calibrated()
     bounds = pd.DataFrame([{"scheduling parameter": p, **analytic.ims_bounds(ims.replace(scheduling_parameter=p))}
                            for p in ALL_PARAMETERS]).drop(columns="unloaded_response_s")
     bounds.columns = ["scheduling parameter", "4705 capacity (tx/s)", "processor capacity (tx/s)", "bottleneck",
@@ -225,10 +221,10 @@ def ims_bounds_table() -> pd.DataFrame:
 
 def device_by_parameter_points() -> list[DeviceParams]:
     """The IMS representative device at ``CHAPTER_RATE`` for every scheduling parameter."""
-    calibration = calibrate()
-    average = calibration.device("IMS average")
-    return [DeviceParams(scheduling_parameter=p, rate=CHAPTER_RATE, service_ms=average.service_ms, scv=average.scv,
-                         switch_ms=calibration.switch_ms, rmf_rule=calibration.rmf_rule) for p in ALL_PARAMETERS]
+    calibrated = calibrate()
+    return [DeviceParams(scheduling_parameter=p, rate=CHAPTER_RATE, service_ms=calibrated.service_ms,
+                         scv=calibrated.scv, switch_ms=calibrated.switch_ms, rmf_rule=calibrated.rmf_rule)
+            for p in ALL_PARAMETERS]
 
 
 def device_by_parameter() -> pd.DataFrame:
@@ -260,15 +256,14 @@ def mva_table(comparison: pd.DataFrame) -> pd.DataFrame:
     capacity), the simulated ones and the published ones.
     """
     cells = comparison.set_index(["table", "row", "column"])
-    calibration = calibrate()
     rows = []
     for domain, table, etr_row, response_row in (("IMS", "Table 3", "IMS ETR (tx/s)", "IMS RESP TIME (s)"),
                                                  ("TSO", "Table 4", "TSO ETR (tx/s)", "TSO RESPONSE TIME (s)")):
         for p in (1, 3, 5):
             if domain == "IMS":
-                solution = analytic.ims_mva(calibration.ims.replace(scheduling_parameter=p))
+                solution = analytic.ims_mva(ims_calibrated().replace(scheduling_parameter=p))
             else:
-                solution = analytic.tso_mva(calibration.tso.replace(scheduling_parameter=p))
+                solution = analytic.tso_mva(tso_calibrated().replace(scheduling_parameter=p))
             etr, response = cells.loc[(table, etr_row, str(p))], cells.loc[(table, response_row, str(p))]
             rows.append({"domain": domain, "scheduling parameter": p,
                          "ETR, MVA": solution.throughput, "ETR, simulated": etr["model"],
