@@ -102,3 +102,11 @@ def test_declared_facts_are_named_fact_records():
     """A study's facts() (the toy's here: it runs nothing) passes the core's check, keyed ``<key>-<name>``."""
     from perfstudies.facts import checked_facts
     assert list(checked_facts(mm1.KEY, mm1.STUDY.facts())) == ["mm1-heavy-closed-form-s"]
+
+
+def test_calibrate_returns_the_studys_own_parameter_record(record):
+    """Issue 24: ``calibrate()`` returns the record class of ``Study.params`` (declared by its annotation, which
+    the studies' calibration tests check against the value), not a calibration class of its own."""
+    returned = inspect.signature(record.calibrate).return_annotation
+    assert returned is record.params or returned == record.params.__name__, \
+        f"{record.key}.calibrate() is declared to return {returned!r}, not {record.params.__name__}"

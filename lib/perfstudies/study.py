@@ -79,7 +79,7 @@ class Study:
     widget_run: Callable
     sweep_points: Callable
     panel: Panel
-    facts: Callable | None = None   # required once every study declares its facts (issue 24)
+    facts: Callable
 
     def __post_init__(self):
         check_text("Study.key", self.key, empty=False)
@@ -90,8 +90,7 @@ class Study:
         if not (isinstance(self.params, type) and issubclass(self.params, Params)):
             raise ValueError(f"Study.params = {self.params!r} has the wrong type: allowed a Params record class")
         for name in CALLABLES:
-            if name != "facts" or self.facts is not None:
-                check_callable(f"Study.{name}", getattr(self, name))
+            check_callable(f"Study.{name}", getattr(self, name))
         if not isinstance(self.panel, Panel):
             raise ValueError(f"Study.panel = {self.panel!r} has the wrong type: allowed a Panel (perfstudies.panel)")
 
