@@ -141,6 +141,32 @@ def test_the_chapter_imports_in_one_visible_cell_and_only_the_public_api(key):
     assert not private, f"notebooks/{key}.md imports past the public API: {private}"
 
 
+#: What a hidden cell may call: the one glue of the chapter's facts and the self-check quiz (issue 24: a
+#: reader sees every call that makes a table, a chart or a number; hidden cells only glue and set up).
+HIDDEN_CALLS = {"glue_facts", "facts", "for_chapter"}
+#: Most non-blank lines of a hidden cell.
+HIDDEN_LINES = 3
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_hidden_cells_hold_only_glue_and_setup(key):
+    text = (ROOT / "notebooks" / f"{key}.md").read_text()
+    problems = []
+    for tags, source in _code_cells(text):
+        if not set(tags) & set(REMOVED):
+            continue
+        lines = [line for line in source.splitlines() if line.strip()]
+        calls = {node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                 for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)}
+        if len(lines) > HIDDEN_LINES or not calls <= HIDDEN_CALLS:
+            problems.append(f"{tags}: {' / '.join(lines)[:120]}")
+    assert not problems, f"notebooks/{key}.md hides more than glue and setup: {problems}"
+    assert "Markdown(f" not in text and ".iloc[" not in text, \
+        f"notebooks/{key}.md writes prose in f-strings or reads rows by position"
+    assert text.count("glue_facts(") == 1 and not re.search(r"\bglue\(", text), \
+        f"notebooks/{key}.md glues its numbers by one glue_facts call"
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_the_chapter_redeclares_no_constant(key):
     text = (ROOT / "notebooks" / f"{key}.md").read_text()

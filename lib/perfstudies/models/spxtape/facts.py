@@ -4,8 +4,7 @@ The chapter glues them with one call, ``glue_facts(KEY, facts())``, and quotes
 each as ``{glue:text}`spxtape-<name>:<format>```.  All are read off the
 comparison table (the book's one evaluator on :mod:`.comparison`'s cells):
 the scoreboard's counts, the baselines and errors of the cells the text
-discusses, and the replications the undecided and missed idle times had and
-would need.  Errors are in percent, as the text prints them.
+discusses, and the replications the two idle times that need the most had.  Errors are in percent, as the text prints them.
 """
 
 import pandas as pd
@@ -14,9 +13,10 @@ from perfstudies.accuracy import study_comparison
 from perfstudies.compare import PRECISION_FRACTION, scoreboard
 from perfstudies.facts import Fact
 from perfstudies.models.spxtape.calibration import TABLE1_COLUMN_OF
+from perfstudies.models.spxtape.comparison import TABLE1_CAP
 from perfstudies.models.spxtape.params import KEY
 
-#: The 4-drive dump's idle time, the cell the text calls undecided.
+#: The 4-drive dump's idle time, the cell that needs the most replications.
 DUMP4_IDLE = "Table 1 · System Idle Time (sec) · SPXTAPE DUMP 4"
 
 
@@ -66,24 +66,19 @@ def cell_facts(comparison: pd.DataFrame) -> dict[str, Fact]:
 
 
 def precision_facts(comparison: pd.DataFrame) -> dict[str, Fact]:
-    """Replications: the cap, what the two idle times had, and what a verdict on the 4-drive one would take.
+    """Replications: the cap, and what the two idle times ran to reach their precision targets.
 
-    A half-width shrinks as 1 / sqrt(replications), so reaching ``PRECISION_FRACTION``
-    of the ±1 s tolerance takes the replications had times the squared ratio of the
-    half-widths (rounded to hundreds).  The load's idle time misses by many
-    tolerances, so it needs its error known to ``PRECISION_FRACTION`` only.
+    The load's idle time misses by many tolerances, so it needs its error known
+    to ``PRECISION_FRACTION`` only.
     """
     dump4 = comparison.set_index("key").loc[DUMP4_IDLE]
     cell = comparison.set_index(["row", "column"]).rename(index=TABLE1_COLUMN_OF, level="row")
     load_idle = cell.loc[("system_idle_s", "SPXTAPE LOAD 1")]
-    required = PRECISION_FRACTION * dump4["tolerance"]
     return {
-        "cap": Fact(int(comparison["replications"].max()), "replications", "the most any configuration ran"),
+        "cap": Fact(TABLE1_CAP, "replications", "the most a Table 1 configuration may run"),
         "dump4-idle": Fact(dump4["model"], "s", "the 4-drive dump's idle time, model"),
         "dump4-idle-hw": Fact(dump4["ci_half_width"], "s", "its 95% half-width"),
         "dump4-idle-reps": Fact(int(dump4["replications"]), "replications", "what it ran"),
-        "dump4-needed-reps": Fact(int(round(dump4["replications"] * (dump4["ci_half_width"] / required) ** 2, -2)),
-                                  "replications", "what a verdict on it would take"),
         "load-idle-needed": Fact(PRECISION_FRACTION * load_idle["model"], "s",
                                  "the half-width the load's idle time needs"),
         "load-idle-reps": Fact(int(load_idle["replications"]), "replications", "what the load's idle time ran"),
