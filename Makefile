@@ -84,7 +84,8 @@ browser:
 
 # The print edition's TeX: the Debian packages Sphinx's LaTeX builder and sphinx-jupyterbook-latex need
 # with XeLaTeX, without their recommendations.  Installed when one is missing, as for `browser`.
-TEX_PACKAGES := latexmk texlive-xetex texlive-latex-recommended texlive-latex-extra fonts-freefont-otf
+TEX_PACKAGES := latexmk texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+  fonts-freefont-otf
 tex:
 	@missing=$$(for package in $(TEX_PACKAGES); do \
 	  dpkg-query -W -f='$${db:Status-Status}' $$package 2> /dev/null | grep -qx installed || echo $$package; done); \
