@@ -46,6 +46,7 @@ def test_tables_print_as_markdown_tables_with_their_captions_and_summaries():
     assert "| drives | time (s) |" in text
     assert "a\\|b" in text and "\\$x \\*y\\*" in text, "a cell's text prints as text, never as markup"
     assert text.count("| --- | --- |") == 2, "each part of a split table is a table of its own"
+    assert text.count(":class: longtable") == 2, "a table breaks across pages, however few its rows"
     assert "**first**" in text and "**second**" in text, "each part under its caption"
 
 

@@ -11,8 +11,8 @@ carry, and keeps everything it had (the HTML build never sees the result):
   text still text;
 - a table (:func:`perfstudies.tables.readable`, ``split``, ``fold``) gets a
   MyST table per part, its columns' widths set from their text
-  (:func:`column_widths`), which Sphinx typesets to the page's width; a
-  folded table prints under its summary line, open;
+  (:func:`column_widths`), which Sphinx typesets to the page's width and
+  breaks across pages; a folded table prints under its summary line, open;
 - a widget (it needs a live kernel) and the self-checks (they need a browser)
   get a paragraph that says what they are and where they work.
 
@@ -22,6 +22,7 @@ Examples
 >>> print(for_print({"output_type": "display_data", "data": {"text/html": html}})["data"]["text/markdown"])
 ````{table}
 :widths: 11
+:class: longtable
 <BLANKLINE>
 | drives |
 | --- |
@@ -157,7 +158,9 @@ def markdown_tables(html: str) -> str:
         rows = [row + [""] * (columns - len(row)) for row in rows]
         lines = ["| " + " | ".join(row) + " |" for row in rows]
         lines.insert(1, "| " + " | ".join(["---"] * columns) + " |")
-        table = "\n".join(["````{table}", f":widths: {' '.join(map(str, column_widths(rows)))}", "", *lines, "````"])
+        # a longtable breaks across pages: a short table of long sentences can be taller than a page
+        table = "\n".join(["````{table}", f":widths: {' '.join(map(str, column_widths(rows)))}", ":class: longtable",
+                            "", *lines, "````"])
         blocks.append((f"**{_cell(caption.strip())}**\n\n" if caption.strip() else "") + table)
     return "\n\n".join(blocks)
 
