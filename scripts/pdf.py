@@ -5,10 +5,11 @@
     python scripts/pdf.py --edition teacher    # the teacher's book -> _build/pdf/teacher-book.pdf
 
 `make pdf` (CHAPTER=..., EDITION=student|teacher) installs Debian's TeX (`make tex`), builds the
-edition's HTML and runs this.  Nothing is executed again: the notebooks that build executed from
-these very sources go into a jupyter-cache of the print edition (as ``scripts/edition.py`` seeds the
-editions'), each output with what paper can show added (:mod:`perfstudies.printed`: a chart drawn by
-vl-convert, a table as a Markdown table, a note for a widget).  Sphinx's LaTeX builder, with
+book's HTML and runs this.  Nothing is executed again: the notebooks a finished build executed from
+these very sources (`make book`'s, or an edition's) go into a jupyter-cache of the print edition (as
+``scripts/edition.py`` seeds the editions'), each output with what paper can show added
+(:mod:`perfstudies.printed`: a chart drawn by vl-convert, a table as a MyST table sized for A4, a
+note for a widget or the self-checks).  Sphinx's LaTeX builder, with
 sphinx-jupyterbook-latex as ``jupyter-book build --builder pdflatex`` loads it, writes the TeX
 (warnings are errors) and XeLaTeX typesets it through latexmk, on A4.
 """
@@ -68,7 +69,7 @@ def chosen(chapter: str | None, toc: Path = ROOT / "book" / "_toc.yml") -> str:
     return named[0]
 
 
-def seed_for_print(edition: str) -> Path:
+def seed_for_print() -> Path:
     """The print edition's jupyter-cache, holding every notebook page as a finished build executed it.
 
     Refuses (naming the command to run) when a page has no such build: executing it here would
@@ -84,9 +85,8 @@ def seed_for_print(edition: str) -> Path:
     cached, seeded = editions_build.seed(cache_path, digest, convert=notebook_for_print)
     missing = len(editions_build.notebook_pages()) - len(cached) - len(seeded)
     if missing:
-        command = "make book" if edition == "reader" else f"make {edition}"
         raise SystemExit(f"{missing} notebook pages have no finished build of these sources to print from: "
-                         f"run `{command}` first")
+                         "run `make book` first")
     return cache_path
 
 
@@ -147,7 +147,7 @@ def build(edition: str = "reader", chapter: str | None = None, out: Path | None 
         raise SystemExit(f"--edition {edition!r} is not an edition: allowed one of {', '.join(EDITIONS)}")
     start = chosen(chapter, editions_build.toc_for(edition))
     name = ("" if edition == "reader" else f"{edition}-") + (chapter or "book")
-    latex = write_tex(edition, start, name, seed_for_print(edition))
+    latex = write_tex(edition, start, name, seed_for_print())
     return typeset(latex, name, out or OUT / f"{name}.pdf")
 
 
