@@ -17,7 +17,7 @@ STARTED := $(shell date +%s)
 # no longer reads, so every test would be scheduled alone and both workers would build the book.)
 PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
-.PHONY: env browser book student teacher pdf test check lab bench accuracy runs data-check clean
+.PHONY: env browser tex book student teacher pdf test check lab bench accuracy runs data-check clean
 
 env: $(ENV_STAMP) $(JS_STAMP)
 
@@ -53,14 +53,14 @@ teacher: env
 	$(BIN)/python scripts/edition.py teacher
 
 # The print edition (scripts/pdf.py): the book, or one chapter (CHAPTER=mdf), as an A4 PDF in _build/pdf/,
-# printed offline by the Chromium the browser tests use; EDITION=student or teacher prints that edition.
-# It builds the HTML first (after `make book` that executes no notebook again).
-pdf: $(or $(filter student teacher,$(EDITION)),book) browser
+# typeset offline by Debian's XeLaTeX from the notebooks `make book` executed (charts drawn by
+# vl-convert, nothing executed again); EDITION=student or teacher prints that edition.
+pdf: book tex
 	$(BIN)/python scripts/pdf.py $(if $(CHAPTER),--chapter $(CHAPTER)) $(if $(EDITION),--edition $(EDITION))
 
 # The whole suite, as CI runs it, on two workers; at the end the five slowest tests and the wall time
 # since make started.
-test: env browser
+test: env browser tex
 	PERFSTUDIES_MAKE_STARTED=$(STARTED) PERFSTUDIES_MAKE_TARGET=$@ $(BIN)/python -m pytest $(PARALLEL) --durations=5
 
 # The quick inner loop: everything but the book build, the browser suites and the chapters in kernels.
@@ -80,6 +80,24 @@ browser:
 	  $$as_root apt-get update -qq && \
 	  $$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null && \
 	  test -x "$(CHROMIUM)" || { echo "could not install chromium; run: sudo apt-get install -y chromium" >&2; exit 1; }; \
+	fi
+
+# The print edition's TeX: the Debian packages Sphinx's LaTeX builder and sphinx-jupyterbook-latex need
+# with XeLaTeX, without their recommendations.  Installed when one is missing, as for `browser`.
+TEX_PACKAGES := latexmk texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+  fonts-freefont-otf
+tex:
+	@missing=$$(for package in $(TEX_PACKAGES); do \
+	  dpkg-query -W -f='$${db:Status-Status}' $$package 2> /dev/null | grep -qx installed || echo $$package; done); \
+	if [ -n "$$missing" ]; then \
+	  install="apt-get install -y --no-install-recommends $(TEX_PACKAGES)"; \
+	  if [ "$$(id -u)" -eq 0 ]; then as_root=""; \
+	  elif command -v sudo > /dev/null && { sudo -n true 2> /dev/null || [ -t 0 ]; }; then as_root="sudo"; \
+	  else echo "TeX for the PDF is missing ($$missing); run: sudo $$install" >&2; exit 1; fi; \
+	  echo "Installing Debian's TeX for the PDF (missing: $$(echo $$missing))"; \
+	  $$as_root apt-get update -qq && \
+	  $$as_root env DEBIAN_FRONTEND=noninteractive $$install -qq > /dev/null && \
+	  command -v latexmk > /dev/null || { echo "could not install TeX; run: sudo $$install" >&2; exit 1; }; \
 	fi
 
 # Chapters open as notebooks (Jupytext) and widgets run live in the kernel.

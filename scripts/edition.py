@@ -85,10 +85,12 @@ def hidden_glue(path: Path) -> list:
     return outputs
 
 
-def seed(cache_path: Path, digest: str) -> tuple[list[str], list[str]]:
+def seed(cache_path: Path, digest: str, convert=None) -> tuple[list[str], list[str]]:
     """Put into the jupyter-cache every page a finished build executed from these sources.
 
-    Returns the pages that were in the cache already and the pages seeded now.
+    ``convert``, when given, is applied to each executed page before it is cached (the print
+    edition adds what paper shows to the outputs).  Returns the pages that were in the cache
+    already and the pages seeded now.
     """
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
@@ -123,6 +125,8 @@ def seed(cache_path: Path, digest: str) -> tuple[list[str], list[str]]:
                     page.metadata[key] = done.metadata[key]
             if code:
                 code[-1].outputs += hidden_glue(folder / f"{docname}.glue.json")
+            if convert is not None:
+                convert(page)
             cache.cache_notebook_bundle(CacheBundleIn(page, str(path), data={"seeded_from": str(folder)}),
                                         check_validity=False, overwrite=True)
             seeded.append(docname)

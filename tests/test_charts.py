@@ -19,6 +19,27 @@ def test_book_renderer_draws_with_the_page_vega_embed(monkeypatch):
     assert charts.setup() != "perfstudies-book"
 
 
+def test_the_print_edition_reads_back_the_spec_the_book_renderer_wrote(monkeypatch):
+    monkeypatch.setenv(BOOK_BUILD_ENV, "1")
+    charts.setup()
+    chart = alt.Chart(pd.DataFrame({"x": [1, 2], "label": ["a 'quoted' name;", "b"]})).mark_point().encode(
+        x="x:Q", tooltip="label:N").properties(title="A title")
+    html = chart._repr_mimebundle_()
+    html = html[0]["text/html"] if isinstance(html, tuple) else html["text/html"]
+    spec = charts.spec_of(html)
+    assert spec["width"] == charts.COLUMN_WIDTH, "a chart that fills its container prints a desktop column wide"
+    assert spec["data"] == chart.to_dict()["data"] or spec["datasets"] == chart.to_dict()["datasets"]
+    fixed = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q").properties(width=300)
+    html = fixed._repr_mimebundle_()
+    assert charts.spec_of(html[0]["text/html"] if isinstance(html, tuple) else html["text/html"])["width"] == 300
+    monkeypatch.delenv(BOOK_BUILD_ENV)
+    charts.setup()
+    with pytest.raises(ValueError, match="html is not a chart"):
+        charts.spec_of("<table></table>")
+    with pytest.raises(ValueError, match="no spec line"):
+        charts.spec_of('<div class="perfstudies-chart"></div>')
+
+
 def test_slider_chart_binds_a_range_slider_to_the_sweep():
     data = pd.DataFrame({"stripes": [1, 2, 3] * 2, "size": [1, 1, 1, 2, 2, 2], "t": [3.0, 2.0, 1.5, 6, 4, 3]})
     spec = charts.slider_chart(data, x="stripes", y="t", slider="size", x_title="stripes",

@@ -19,6 +19,7 @@ import hashlib
 import itertools
 import json
 import numbers
+import re
 
 import altair as alt
 import pandas as pd
@@ -99,6 +100,29 @@ def _book_renderer(spec: dict, **metadata) -> dict:
 }})();
 </script>"""
     return {"text/html": html}
+
+
+#: How :func:`_book_renderer` writes a chart's spec into its HTML (one line of JSON), read back by :func:`spec_of`.
+_SPEC_LINE = re.compile(r"^  var spec = (\{.*\});$", re.MULTILINE)
+
+
+def spec_of(html: str) -> dict:
+    """The Vega-Lite spec of a chart the book's renderer wrote as ``html``, sized for print.
+
+    The print edition draws each chart as a static image from this spec (the
+    page's script cannot run on paper).  A chart that fills its container
+    (:func:`fits_container`) is drawn :data:`COLUMN_WIDTH` wide, as on a
+    desktop screen; others keep their width.
+    """
+    if not isinstance(html, str) or 'class="perfstudies-chart"' not in html:
+        raise ValueError("html is not a chart of the book's renderer: allowed the text/html output of a chart "
+                         "drawn while the book builds")
+    found = _SPEC_LINE.search(html)
+    if found is None:
+        raise ValueError("html holds no spec line: allowed the text/html output of a chart drawn while the book "
+                         "builds")
+    spec = json.loads(found.group(1))
+    return {**spec, "width": COLUMN_WIDTH} if spec.get("width") == "container" else spec
 
 
 @alt.theme.register("perfstudies", enable=False)
