@@ -117,8 +117,8 @@ def only_localhost(route, blocked: list) -> None:
 #: The tests that run chapters in kernels (live widgets, JupyterLab in Chromium): they come last, and
 #: wait for a book build under way (it fills the chapters' disk memo).
 KERNEL_MODULES = ("test_lab_browser.py",)
-#: Tests that build an edition of the book: after the other tests, so the reader's build (the other
-#: worker's, which they wait for) has executed the notebooks they reuse.
+#: Tests that build an edition of the book: last, so the reader's build (the other worker's, which
+#: they wait for) has executed the notebooks they reuse.
 EDITION_MODULES = ("test_editions.py",)
 
 
@@ -158,13 +158,15 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Order the tests for xdist: the book build first, then the editions, the chapters in kernels last.
+    """Order the tests for xdist: the book build first, the chapters in kernels and the editions last.
 
     xdist (``--dist loadfile --no-loadscope-reorder``) hands out whole files in this order, so the first
     worker starts on test_book.py, the book build, at once
     (computing the study comparisons, mdf's first), the other works through the tests that read no
-    comparison, then the study tests (computing the comparisons the build has not reached), and
-    whichever is free first takes the kernels' group.
+    comparison, then the study tests (computing the comparisons the build has not reached).  Both of
+    the last groups wait for the book: the kernels' group, the longest file of the run (every chapter
+    in JupyterLab), comes first, so that it starts as soon as a worker is free and the other worker
+    fills the end with the editions instead of waiting for it.
     """
     book, middle, editions, kernels = [], [], [], []
     for item in items:
@@ -180,7 +182,7 @@ def pytest_collection_modifyitems(config, items):
         keys = _comparisons_of(item)
         return 0 if not keys else 3 if len(keys) > 1 else 2 if keys == [WARM_ORDER[0]] else 1
 
-    items[:] = book + sorted(middle, key=stage) + editions + kernels
+    items[:] = book + sorted(middle, key=stage) + kernels + editions
 
 
 #: Studies in the order the book build computes their comparisons (longest first: mdf's takes over four
