@@ -119,9 +119,11 @@ accuracy: env
 
 # After a model change: rewrite data/runs/<study>.json for every study whose stored comparison runs
 # no longer reproduce (tests/test_stored_runs.py fails until then).  RUNS_ARGS=--full simulates every
-# study from scratch and compares all of it instead.
+# study from scratch and compares all of it instead.  Then diag44's calibration runs whole and its
+# states are rewritten if they changed (data/runs/diag44-calibration.json, which its tests replay).
 runs: env
 	$(BIN)/python -m perfstudies.stored_runs $(RUNS_ARGS)
+	$(BIN)/python -c "from perfstudies.models.diag44.calibration import store_iterates; print(store_iterates())"
 
 data-check: env
 	$(BIN)/python -m perfstudies.data check

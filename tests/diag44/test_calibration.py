@@ -2,23 +2,42 @@
 
 import pytest
 
-from perfstudies.cache import memoized
+from perfstudies.cache import same, sources_digest
 from perfstudies.compare import Published
-from perfstudies.models.diag44 import CALIBRATED_FIELDS, FIVE_WAY, DiagParams, calibrate_machines
-from perfstudies.models.diag44.calibration import (CALIBRATION_CELLS, accounting_ratio, calibration_cells,
-                                                   calibrated_constants, measurements, run_config, run_values)
+from perfstudies.models.diag44 import CALIBRATED_FIELDS, FIVE_WAY, DiagParams
+from perfstudies.models.diag44.calibration import (CALIBRATION_CELLS, CALIBRATION_ROUNDS, accounting_ratio, averaged,
+                                                   calibrated_constants, calibration_cells, calibration_round,
+                                                   calibration_start, measurements, run_config, run_values,
+                                                   stored_iterates)
+from perfstudies.models.diag44.params import KEY
 
 
-def test_pinned_constants_are_what_calibration_returns():
-    # The full calibration (14 rounds of 3 runs x 8 replications, half a minute), through the disk memo:
-    # its key covers every source file of the package (the pins in params.py, the calibration, the
-    # model), the data and the installed versions, so any change there calibrates afresh; unchanged,
-    # the result is the one the same code computed before (the calibration is seeded, deterministic).
-    nine, five = memoized("diag44-calibrate-machines", calibrate_machines)
+def test_pinned_constants_are_the_stored_calibrations_result():
+    """The pins in params.py are the mean of the last rounds of the stored calibration (make runs rewrites it)."""
+    nine, five = averaged(stored_iterates())
     pinned = DiagParams()
     for field in CALIBRATED_FIELDS:
         assert getattr(nine, field) == pytest.approx(getattr(pinned, field), rel=1e-5), field
     assert five == pytest.approx(FIVE_WAY, rel=1e-5)
+
+
+def test_the_stored_calibration_is_what_this_code_computes_replayed_one_round_at_a_time():
+    """Its start is this code's start, and one round, picked by the digest of the study's sources (so a code
+    change moves the pick, as stored_runs' spot check does), replays from the state before it bit for bit:
+    the whole calibration (14 rounds, about a minute) checked at the cost of one round."""
+    states = stored_iterates()
+    assert len(states) == CALIBRATION_ROUNDS + 1
+    assert same(states[0], calibration_start())
+    picked = 1 + int(sources_digest(KEY)[:8], 16) % CALIBRATION_ROUNDS
+    assert same(calibration_round(states[picked - 1]), states[picked]), f"round {picked} does not replay"
+
+
+def test_a_calibration_round_moves_every_iterated_constant():
+    """A round is not the identity: replayed from the start, each constant the iteration sets changes."""
+    start, first = stored_iterates()[:2]
+    moved = {name for name in CALIBRATED_FIELDS if first[0][name] != start[0][name]}
+    assert moved == set(CALIBRATED_FIELDS) - {"accounting_ratio"}, set(CALIBRATED_FIELDS) - moved
+    assert first[1]["contention"] != start[1]["contention"]
 
 
 def test_calibration_cells_are_named_published_cells():

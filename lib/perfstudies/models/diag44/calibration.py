@@ -37,7 +37,9 @@ seeds in every round (common random numbers), and the mean of the last rounds'
 iterates is returned (Polyak averaging), so that the result does not chase the
 noise of one round.  It takes about a minute (14 rounds of three runs of 8
 replications); the pinned defaults of :class:`~.params.DiagParams` are its
-output, so nothing else needs to run it.
+output, so nothing else needs to run it.  Its states are stored in
+``data/runs/diag44-calibration.json`` (``make runs``), so the tests check
+the pins against them and replay one round, not the whole calibration.
 
 Two things the report does not give stay assumptions: the time slice (5 ms)
 and ``normal_diags_per_yield``, the normal-path DIAG 44s one simulated yield
@@ -53,7 +55,9 @@ import numpy as np
 import pandas as pd
 
 from perfstudies import data
+from perfstudies.cache import read_entry, same, sources_digest, write_entry
 from perfstudies.compare import Published
+from perfstudies.paths import RUNS
 from perfstudies.params import check_integer
 from perfstudies.runner import MAX_REPLICATIONS, replicate
 
@@ -88,6 +92,9 @@ INITIAL_GUESSES = {"contention": 0.35, "client_share": 0.4, "off_processor_us": 
                    "fast_diags_per_yield": 500.0, "sched_hold_us": 2.0, "sched_other_per_tx": 900.0}
 INITIAL_FIVE_WAY = {"contention": 0.16}
 
+#: The calibration's states as last computed (``make runs`` rewrites them, :func:`store_iterates`): the test
+#: of the pinned constants replays one round of them instead of the whole calibration (about a minute).
+ITERATES = RUNS / "diag44-calibration.json"
 #: Print every round's simulated rates and constants (set DIAG44_TRACE=1 to watch a calibration).
 TRACE = bool(os.environ.get("DIAG44_TRACE"))
 _COSTS = "the per-transaction and per-DIAG 44 costs (cost fit)"
@@ -238,67 +245,104 @@ def calibrate_machines(rounds: int = CALIBRATION_ROUNDS, replications: int = CAL
     ``rounds`` must exceed :data:`AVERAGED_ROUNDS` (the iterates averaged) and ``replications`` is
     1 to :data:`perfstudies.runner.MAX_REPLICATIONS`; both are refused by name before any run.
     """
+    return averaged(calibration_iterates(rounds, replications))
+
+
+def calibration_iterates(rounds: int = CALIBRATION_ROUNDS, replications: int = CALIBRATION_REPLICATIONS
+                         ) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """Every state of the iteration: the start, then each round's (9-way constants, 5-way constants).
+
+    A state is ``({field: value} of CALIBRATED_FIELDS, {"contention": value})``;
+    round *k* is :func:`calibration_round` of state *k - 1*, so any one round can
+    be replayed from the state before it (``tests/diag44/test_calibration.py``
+    replays one of the stored :data:`ITERATES` instead of the whole calibration).
+    """
     rounds = check_integer("rounds", rounds, low=AVERAGED_ROUNDS + 1)
     replications = check_integer("replications", replications, low=1, high=MAX_REPLICATIONS)
-    return _calibrated_machines(rounds, replications)
+    return list(_iterates(rounds, replications))
 
 
 @functools.cache
-def _calibrated_machines(rounds: int, replications: int) -> tuple[DiagParams, dict[str, float]]:
+def _iterates(rounds: int, replications: int) -> tuple:
+    states = [calibration_start()]
+    for _ in range(rounds):
+        states.append(calibration_round(states[-1], replications))
+        if TRACE:
+            print(states[-1], flush=True)
+    return tuple(states)
+
+
+def calibration_start() -> tuple[dict[str, float], dict[str, float]]:
+    """The iteration's first state: the closed-form accounting ratio and cost fit, the initial guesses,
+    and the pinned defaults for the rest (the system times)."""
     table = measurements()
     published = {run: run_values(table, run) for run in COST_RUNS}
-    base, small, fast = (published[run] for run in COST_RUNS)
     nine = DiagParams(max_time_us=CALIBRATION_TIME_US)
-    ratio = accounting_ratio(base, nine.real_processors)
+    ratio = accounting_ratio(published[BASE_RUN], nine.real_processors)
     nine = nine.replace(accounting_ratio=ratio, **INITIAL_GUESSES)
-    five = dict(INITIAL_FIVE_WAY)
     counts = {run: (published[run]["diag_normal"] / published[run]["tx_rate"],
                     published[run]["diag_fast"] / published[run]["tx_rate"], 0.0) for run in COST_RUNS}
     nine = nine.replace(**cost_constants(table, ratio, counts))
+    return {name: getattr(nine, name) for name in CALIBRATED_FIELDS}, dict(INITIAL_FIVE_WAY)
+
+
+def calibration_round(state: tuple[dict[str, float], dict[str, float]],
+                      replications: int = CALIBRATION_REPLICATIONS) -> tuple[dict[str, float], dict[str, float]]:
+    """One round of the damped fixed-point iteration (see :func:`calibrate`): the next state from ``state``.
+
+    The three cost runs are simulated at ``state`` with the same seeds every
+    round (common random numbers), and every constant moves towards what the
+    published cells ask of it.
+    """
+    table = measurements()
+    published = {run: run_values(table, run) for run in COST_RUNS}
+    base, small, fast = (published[run] for run in COST_RUNS)
+    fields, five = state
+    nine = DiagParams(max_time_us=CALIBRATION_TIME_US).replace(**fields)
+    ratio = nine.accounting_ratio
     configs = {run: {"real_processors": 9 if run != SMALL_RUN else 5, "client_vps": 3,
                      "fast_path": run == FAST_RUN} for run in COST_RUNS}
-    iterates = []
-    for _ in range(rounds):
-        sims = {run: _simulate(nine.replace(**configs[run], **(five if run == SMALL_RUN else {})), replications)
-                for run in COST_RUNS}
-        counts = {run: _counts(published[run], sims[run], configs[run]["real_processors"]) for run in COST_RUNS}
-        s9, s5, sf = sims[BASE_RUN], sims[SMALL_RUN], sims[FAST_RUN]
-        lock = lock_from_spin_rows(fast["spin_rate"], fast["pct_spin"] / 100 * 9, sf["diag_normal"], sf["tx_rate"])
-        spin_9 = s9["pct_spin"] / 100 * 9 * 1e6
-        system = (base["system_util"] / 100 * 9 * 1e6 - spin_9) / s9["diag_normal"]
-        if system < 0:
-            raise ValueError(f"calibration failed: the simulated scheduler-lock spin exceeds EXPT5200's "
-                             f"system time (system_per_normal_us = {system:.3g})")
-        spin_f = sf["pct_spin"] / 100 * 9 * 1e6
-        system_fast = (fast["system_util"] / 100 * 9 * 1e6 - spin_f - system * sf["diag_normal"]) / sf["diag_fast"]
-        if system_fast < 0:
-            raise ValueError(f"calibration failed: EXPTD440's simulated scheduler-lock spinning and normal-path "
-                             f"system time exceed its system time (system_per_fast_us = {system_fast:.3g})")
-        rate_9, rate_5 = _target_rate(base, s9, 9, ratio), _target_rate(small, s5, 5, ratio)
-        costs = cost_constants(table, ratio, counts)
-        nine = nine.replace(
-            **{name: _damped(getattr(nine, name), value) for name, value in costs.items()},
-            contention=min(_step(nine.contention, base["diag_normal"] / s9["diag_normal"]), 0.95),
-            fast_diags_per_yield=_step(nine.fast_diags_per_yield, (fast["diag_total"] - sf["diag_normal"])
-                                       / sf["diag_fast"]),
-            sched_hold_us=lock["hold_us"], sched_other_per_tx=lock["other_per_tx"], system_per_normal_us=system,
-            system_per_fast_us=system_fast,
-            # closed-network law: a cycle of the 40 connections lasts connections / rate
-            off_processor_us=max(_damped(nine.off_processor_us, nine.off_processor_us + Z_GAIN * nine.connections
-                                         * 1e6 * (1 / rate_5 - 1 / s5["tx_rate"])), 0.0),
-            client_share=min(_step(nine.client_share, s9["tx_rate"] / rate_9, power=4.0), 0.95),
-        )
-        five = {"contention": min(_step(five["contention"], small["diag_normal"] / s5["diag_normal"]), 0.95)}
-        iterates.append(({name: getattr(nine, name) for name in CALIBRATED_FIELDS}, five))
-        if TRACE:
-            print({run: {k: round(sims[run][k], 4) for k in ("tx_rate", "total_util", "diag_normal", "diag_fast")}
-                   for run in COST_RUNS}, flush=True)
-            print(iterates[-1], flush=True)
-    # Polyak averaging: the mean of the last iterates is steadier than the last one
-    last = iterates[-AVERAGED_ROUNDS:]
-    nine = nine.replace(**{name: float(np.mean([fields[name] for fields, _ in last])) for name in CALIBRATED_FIELDS},
-                        max_time_us=DiagParams().max_time_us, warmup_us=DiagParams().warmup_us)
-    five = {name: float(np.mean([machine[name] for _, machine in last])) for name in five}
+    sims = {run: _simulate(nine.replace(**configs[run], **(five if run == SMALL_RUN else {})), replications)
+            for run in COST_RUNS}
+    counts = {run: _counts(published[run], sims[run], configs[run]["real_processors"]) for run in COST_RUNS}
+    s9, s5, sf = sims[BASE_RUN], sims[SMALL_RUN], sims[FAST_RUN]
+    lock = lock_from_spin_rows(fast["spin_rate"], fast["pct_spin"] / 100 * 9, sf["diag_normal"], sf["tx_rate"])
+    spin_9 = s9["pct_spin"] / 100 * 9 * 1e6
+    system = (base["system_util"] / 100 * 9 * 1e6 - spin_9) / s9["diag_normal"]
+    if system < 0:
+        raise ValueError(f"calibration failed: the simulated scheduler-lock spin exceeds EXPT5200's "
+                         f"system time (system_per_normal_us = {system:.3g})")
+    spin_f = sf["pct_spin"] / 100 * 9 * 1e6
+    system_fast = (fast["system_util"] / 100 * 9 * 1e6 - spin_f - system * sf["diag_normal"]) / sf["diag_fast"]
+    if system_fast < 0:
+        raise ValueError(f"calibration failed: EXPTD440's simulated scheduler-lock spinning and normal-path "
+                         f"system time exceed its system time (system_per_fast_us = {system_fast:.3g})")
+    rate_9, rate_5 = _target_rate(base, s9, 9, ratio), _target_rate(small, s5, 5, ratio)
+    costs = cost_constants(table, ratio, counts)
+    nine = nine.replace(
+        **{name: _damped(getattr(nine, name), value) for name, value in costs.items()},
+        contention=min(_step(nine.contention, base["diag_normal"] / s9["diag_normal"]), 0.95),
+        fast_diags_per_yield=_step(nine.fast_diags_per_yield, (fast["diag_total"] - sf["diag_normal"])
+                                   / sf["diag_fast"]),
+        sched_hold_us=lock["hold_us"], sched_other_per_tx=lock["other_per_tx"], system_per_normal_us=system,
+        system_per_fast_us=system_fast,
+        # closed-network law: a cycle of the 40 connections lasts connections / rate
+        off_processor_us=max(_damped(nine.off_processor_us, nine.off_processor_us + Z_GAIN * nine.connections
+                                     * 1e6 * (1 / rate_5 - 1 / s5["tx_rate"])), 0.0),
+        client_share=min(_step(nine.client_share, s9["tx_rate"] / rate_9, power=4.0), 0.95),
+    )
+    five = {"contention": min(_step(five["contention"], small["diag_normal"] / s5["diag_normal"]), 0.95)}
+    return {name: getattr(nine, name) for name in CALIBRATED_FIELDS}, five
+
+
+def averaged(states) -> tuple[DiagParams, dict[str, float]]:
+    """The calibration's result from its states: the mean of the last :data:`AVERAGED_ROUNDS` rounds
+    (Polyak averaging: steadier than the last one), as the 9-way record at the chapter's run length
+    and the 5-way's constants."""
+    last = list(states)[-AVERAGED_ROUNDS:]
+    nine = DiagParams().replace(**{name: float(np.mean([fields[name] for fields, _ in last]))
+                                   for name in CALIBRATED_FIELDS})
+    five = {name: float(np.mean([machine[name] for _, machine in last])) for name in last[0][1]}
     return nine, five
 
 
@@ -321,3 +365,17 @@ def calibrate(rounds: int = CALIBRATION_ROUNDS, replications: int = CALIBRATION_
     published one.  The 5-way's contention is :func:`calibrate_machines`' second result.
     """
     return calibrate_machines(rounds, replications)[0]
+
+
+def stored_iterates() -> list[tuple[dict[str, float], dict[str, float]]]:
+    """The calibration's states as stored in :data:`ITERATES` (ValueError naming the file if unusable)."""
+    return list(read_entry(ITERATES, "diag44-calibration")[1])
+
+
+def store_iterates() -> str:
+    """Run the whole calibration and rewrite :data:`ITERATES` if its states differ; say which, in one line."""
+    states = calibration_iterates()
+    if ITERATES.exists() and same(stored_iterates(), states):
+        return f"diag44: {ITERATES} reproduces; unchanged"
+    write_entry(ITERATES, "diag44-calibration", sources_digest(KEY)[:24], states)
+    return f"diag44: wrote {ITERATES} ({len(states) - 1} rounds)"
