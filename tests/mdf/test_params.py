@@ -11,7 +11,7 @@ import pytest
 from perfstudies.data import load
 from perfstudies.models.mdf.calibration import COLUMNS, PARAMETERS, devices, ims_calibrated, tso_calibrated
 from perfstudies.models.mdf.comparison import device_point
-from perfstudies.models.mdf.explore import device_by_parameter_points, check_panel_load, panel_defaults, sweep_points
+from perfstudies.models.mdf.explore import check_panel_load, device_by_parameter_points, panel_defaults, sweep_points
 from perfstudies.models.mdf.network import check_stable
 from perfstudies.models.mdf.params import DeviceParams, ImsParams, PanelParams, TsoParams
 from perfstudies.params import MAX_EVENTS
