@@ -189,7 +189,8 @@ class ImsParams(DomainSetup):
         that moves one extra message per cycle can carry (two messages per
         transaction).
         """
-        cycles_per_s = 1.0 / cycle_length(self.scheduling_parameter) if self.sliced else 1.0  # unsliced: 1 s "cycle"
+        # unsliced there is no cycle: one extra message per second, the 1 s cycle of ``Windows.always()``
+        cycles_per_s = 1.0 / cycle_length(self.scheduling_parameter) if self.sliced else 1.0
         front_end = (1000.0 / self.frontend_ms + cycles_per_s) / 2.0
         throughput = min(self.terminals / self.think_s, 1000.0 * self.processors / self.cpu_ms, front_end)
         return 5.0 * throughput * self.max_time
