@@ -69,6 +69,8 @@ class Case:
     shorten: str | None = None
     #: the fields whose pairs are set at their four corners
     pairs: tuple = ()
+    #: the refusal the replication makes before it runs, beyond the record's own (None: none)
+    refusal: object = None
 
 
 def _vts_replication(params, seed):
@@ -81,7 +83,7 @@ CASES = [
          pairs=("max_time_us", "time_slice_us", "sched_hold_us", "base_work_us", "off_processor_us",
                 "real_processors", "slices_per_tx")),
     Case(DeviceParams, mdf_network.model, lambda p: p.events(), horizon="max_time",
-         pairs=("max_time", "rate", "rmf_cycle_ms", "scheduling_parameter")),
+         pairs=("max_time", "rate", "rmf_cycle_ms", "scheduling_parameter"), refusal=mdf_network.check_stable),
     Case(ImsParams, mdf_network.ims_model, lambda p: p.events(), horizon="max_time",
          pairs=("max_time", "terminals", "think_s")),
     Case(TsoParams, mdf_network.tso_model, lambda p: p.events(), horizon="max_time",
@@ -122,11 +124,14 @@ def _changes(case: Case) -> list[dict]:
 
 
 def _accepted(case: Case) -> list:
-    """The records of the spread the constructor accepts, each shortened to run within CAP if it can."""
+    """The records of the spread the constructor (and the replication's own refusal, if any) accepts, each
+    shortened to run within CAP if it can."""
     records = []
     for changes in _changes(case):
         try:
             record = case.record(**changes)
+            if case.refusal is not None:
+                case.refusal(record)
         except ValueError:
             continue
         if case.shorten is not None:

@@ -9,9 +9,10 @@ modules in :data:`LAYERS`, lowest first)::
       __init__.py     the public API (PUBLIC_API) and STUDY = Study(...) (perfstudies.study), nothing else
       params.py       KEY, DOCUMENT, SEED; frozen records, every default with its unit and its source
       workload.py     (where needed) synthetic inputs
-      analytic.py     theory first: closed forms, bounds, MVA
-      mechanism.py    every Ciw Node / distribution / routing subclass of the study; each
-                      docstring names the mechanism and the passage of the document; __repr__
+      mechanism.py    every Ciw Node / distribution / routing subclass of the study, and the plain
+                      rules they follow (mdf's dispatch schedule); each docstring names the
+                      mechanism and the passage of the document; __repr__
+      analytic.py     theory first: closed forms, bounds, MVA (of the mechanism's rules, so above it)
       metrics.py      (where needed) records -> the report's quantities
       network.py      build_network(params); model(params, seed) -> one replication's metrics
       calibration.py  calibrate(): named published cells -> parameters
@@ -64,7 +65,7 @@ STUDIES: dict[str, str] = {
 }
 
 #: The modules of a study package, lowest layer first; a module imports only earlier ones.
-LAYERS = ("params", "workload", "analytic", "mechanism", "metrics", "network", "calibration", "comparison",
+LAYERS = ("params", "workload", "mechanism", "analytic", "metrics", "network", "calibration", "comparison",
           "explore", "figures", "facts")
 #: Layers a study may leave out when it has nothing to put in them.
 OPTIONAL_LAYERS = ("workload", "metrics")

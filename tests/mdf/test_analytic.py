@@ -1,11 +1,15 @@
 """Theory first: the closed forms of :mod:`perfstudies.models.mdf.analytic`, and the simulation held to them."""
 
+import ciw
 import pytest
 
 from perfstudies.models.mdf import analytic
-from perfstudies.models.mdf.network import model
-from perfstudies.models.mdf.params import SEED, DeviceParams, Windows, domain_windows
-from perfstudies.runner import replicate
+from perfstudies.models.mdf.analytic import held_busy_time, mean_hold
+from perfstudies.models.mdf.mechanism import DomainArrivals, HeldCompletion, Windows, domain_windows, windows_of
+from perfstudies.models.mdf.network import build_network, check_stable, model
+from perfstudies.models.mdf.params import SEED, DeviceParams
+from perfstudies.networks import gamma_by_mean
+from perfstudies.runner import replicate, run_ciw
 
 SHORT_DEVICE = dict(max_time=200.0, warmup=10.0)
 
@@ -51,6 +55,38 @@ def test_ims_bounds_move_the_bottleneck_from_the_4705_to_the_processors():
     assert bottlenecks == ["4705", "4705", "processors"]
 
 
+# --- held completions: a device's capacity, and the refusal of a rate at or above it -------------
+
+def _no_run(*args, **kwargs):
+    raise AssertionError("a simulation started")
+
+
+def test_a_device_its_held_completions_make_unstable_is_refused_before_it_runs(monkeypatch):
+    # Issue 16: a 3350 at 35 I/O per s is 85% busy unsliced, but diverges at scheduling parameter 1.
+    # Issue 24: the record checks its own fields; the network (so the model) refuses the load
+    params = DeviceParams(device="3350", rate=35.0)
+    assert 35.0 * params.hardware_s == pytest.approx(0.852, abs=0.001)
+    monkeypatch.setattr("perfstudies.models.mdf.network.run_ciw", _no_run)
+    for run in (build_network, lambda p: model(p, SEED)):
+        with pytest.raises(ValueError, match="^params.rate = 35.0 is out of range: with completions held .* "
+                                             "utilisation including the hold is 1.11 >= 1"):
+            run(params)
+    build_network(params.replace(sliced=False))              # BASE: no hold, 85% busy, fine
+    build_network(params.replace(scheduling_parameter=5))    # 10 ms slices: busy 26.9 ms, 94%
+    with pytest.raises(ValueError, match="^params.rate = 59.5 is out of range: the device saturates even "
+                                         "without slicing; allowed rate < 1 / transfer = 58.8 I/O per s"):
+        build_network(DeviceParams(rate=59.5))                 # a 17 ms device
+
+
+def test_the_refusal_sits_exactly_at_the_held_capacity():
+    params = DeviceParams(device="3350", rate=1.0)
+    capacity = 1.0 / held_busy_time(windows_of(params, "IMS"), params.hardware_s, params.scv)
+    assert capacity == pytest.approx(31.52, abs=0.05)   # 0.30 ms switch (Section 7.0)
+    check_stable(params.replace(rate=0.995 * capacity))
+    with pytest.raises(ValueError, match="allowed rate < 31.5 I/O per s"):
+        check_stable(params.replace(rate=1.005 * capacity))
+
+
 # --- the simulation against the closed forms --------------------------------------------------
 
 def test_single_domain_iosq_matches_mm1():
@@ -70,7 +106,7 @@ def test_hold_grows_with_slice_length_and_matches_theory():
     for p in (1, 3, 5):
         params = DeviceParams(scheduling_parameter=p, rate=20.0, **SHORT_DEVICE)
         held[p] = replicate(model, params, 3, SEED, progress=False).mean("held_ms")
-        theory = 1000.0 * analytic.mean_hold(params.windows("IMS"))
+        theory = 1000.0 * analytic.mean_hold(windows_of(params, "IMS"))
         assert held[p] == pytest.approx(theory, rel=0.2)
     assert held[1] > held[3] > held[5] > 0
 
@@ -103,3 +139,30 @@ def test_warmup_is_at_least_what_mser5_finds_on_a_pilot_run():
     tso = tso_calibrated()
     found = pilot_warmup(tso_network(tso), SEED, tso.max_time, node=2, node_class=DelayNode)
     assert tso.warmup >= found.time, found
+
+
+# --- held_busy_time against a saturated device's simulated capacity ----------------------------------
+
+def _saturated_throughput(windows, mean, scv, busy, seed=7, span=(50.0, 650.0)):
+    """Completions per second of a device whose queue never empties (arrivals at twice its capacity)."""
+    network = ciw.create_network(arrival_distributions=[DomainArrivals(2.0 / busy, windows)],
+                                 service_distributions=[HeldCompletion(gamma_by_mean(mean, 1.0 / scv), windows)],
+                                 number_of_servers=[1])
+    simulation, _ = run_ciw(network, seed, span[1])
+    ends = [record.exit_date for record in simulation.get_all_records() if span[0] <= record.exit_date < span[1]]
+    return len(ends) / (span[1] - span[0])
+
+
+@pytest.mark.parametrize(("parameter", "mean", "scv"), [(1, 0.02434, 0.7), (1, 0.030, 0.05), (5, 0.012, 2.0)])
+def test_held_busy_time_is_the_simulated_capacity_of_a_saturated_device(parameter, mean, scv):
+    windows = domain_windows(parameter, 0.5, 0.5, 0.00005)[0]
+    busy = held_busy_time(windows, mean, scv)
+    assert _saturated_throughput(windows, mean, scv, busy) == pytest.approx(1.0 / busy, rel=0.02)
+
+
+def test_held_busy_time_is_more_than_the_random_moment_hold_for_nearly_constant_transfers():
+    # 30 ms transfers that start with the IMS slice end just after it and wait for the whole TSO slice,
+    # so a device busy all the time holds far longer than a completion at a random moment would
+    windows = domain_windows(1, 0.5, 0.5, 0.00005)[0]
+    assert held_busy_time(windows, 0.030, 0.05) > 1.05 * (0.030 + mean_hold(windows))
+    assert held_busy_time(Windows.always(), 0.02, 0.5) == 0.02   # no slicing, no hold

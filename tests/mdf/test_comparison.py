@@ -15,6 +15,7 @@ from perfstudies.models.mdf.calibration import channel_ios_per_message, ims_cali
 from perfstudies.models.mdf.comparison import (DEVICE_CAP, DOMAIN_CAP, ETR_PRECISION, cells, experiments, follows_etr,
                                                planner_answers, printed_step, published_cell, published_cells,
                                                tied_cells, tolerance)
+from perfstudies.models.mdf.mechanism import windows_of
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +143,7 @@ def test_derived_cells_do_follow_from_the_model(table):
     ims, tso = ims_calibrated(), tso_calibrated()
     for column in ("1", "3", "5"):
         etr = model[("Table 3", "IMS ETR (tx/s)", column)]
-        windows = ims.replace(scheduling_parameter=int(column)).windows("IMS")
+        windows = windows_of(ims.replace(scheduling_parameter=int(column)), "IMS")
         assert model[("Table 3", "CPU (%)", column)] == pytest.approx(
             100 * etr * ims.cpu_ms / 1000 / (ims.processors * windows.fraction))
         # Little's law on the closed loop: a terminal's cycle N / X is its think time plus the response

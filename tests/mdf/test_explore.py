@@ -72,6 +72,20 @@ def test_the_capacity_table_falls_with_longer_slices_and_slower_devices():
     assert table.loc["BASE", "3350: capacity (I/O per s)"] > 35.0 > table.loc[5, "3350: capacity (I/O per s)"]
 
 
+def test_the_panel_refuses_a_device_rate_its_held_completions_make_unstable_before_it_runs(monkeypatch):
+    """45 I/O per s is an allowed PanelParams.device_rate, beyond what the calibrated device can take at
+    parameter 1 with its completions held; the panel's model refuses it naming the argument's field
+    before any simulation (issue 24: the record checks only its own fields)."""
+    from perfstudies.models.mdf import explore
+
+    def no_run(*args):
+        raise AssertionError("a simulation started")
+
+    monkeypatch.setattr(explore, "model", no_run)
+    with pytest.raises(ValueError, match="^params.device_rate = 45.0 is out of range: with completions held"):
+        explore.panel_model(PanelParams(device_rate=45.0), 1)
+
+
 def test_a_rate_the_device_cannot_sustain_is_refused_naming_the_sweeps_arguments():
     """45 I/O per s is an allowed DeviceParams.rate, but with completions held until the IMS domain runs
     again (parameter 1) the calibrated device would be busy more than all the time."""

@@ -4,9 +4,9 @@ import ciw
 import pytest
 
 from perfstudies.models.mdf.mechanism import (FRONT_END, PROCESSORS, TERMINALS, DomainArrivals, DomainWork,
-                                              FrontEndRouting, HeldCompletion)
+                                              FrontEndRouting, HeldCompletion, Windows, domain_windows, windows_of)
 from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
-from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams, Windows, domain_windows
+from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams
 
 SEED = 20261123
 SHORT_DEVICE = dict(max_time=200.0, warmup=10.0)
@@ -37,6 +37,15 @@ def test_stretch_pauses_work_while_the_other_domain_runs():
 def test_windows_refuse_impossible_slices():
     with pytest.raises(ValueError, match="Windows.slice = 0.07 is out of range"):
         Windows(cycle=0.06, slice=0.07)
+
+
+def test_a_records_windows_are_its_domains_and_the_domain_name_is_checked():
+    setup = DeviceParams(scheduling_parameter=3, ims_share=0.75, tso_share=0.25, switch_ms=0.5)
+    assert windows_of(setup, "IMS") == domain_windows(3, 0.75, 0.25, 0.0005)[0]
+    assert windows_of(setup, "TSO") == domain_windows(3, 0.75, 0.25, 0.0005)[1]
+    assert windows_of(setup.replace(sliced=False), "TSO") == Windows.always()
+    with pytest.raises(ValueError, match="domain = 'CICS'"):
+        windows_of(setup, "CICS")
 
 
 # --- the Ciw classes -----------------------------------------------------------------------------

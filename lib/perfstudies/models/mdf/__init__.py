@@ -5,15 +5,17 @@ An I/O that completes while its domain is away keeps its device busy until
 the domain is dispatched again, so requests queue behind it (IOSQ), and the
 IMS front end moves messages only while IMS runs, so they travel in surges.
 
-Modules, lowest layer first: :mod:`.params` (records, the dispatching schedule
-``Windows``, ``SEED``), :mod:`.analytic` (closed forms), :mod:`.mechanism`
-(the Ciw distributions and routing that make the mechanism), :mod:`.network`
+Modules, lowest layer first: :mod:`.params` (records, ``SEED``),
+:mod:`.mechanism` (the dispatching schedule ``Windows`` and the Ciw
+distributions and routing that follow it), :mod:`.analytic` (closed forms, the
+held device's capacity ``held_busy_time``), :mod:`.network`
 (the device, IMS and TSO networks; ``model`` is the device),
 :mod:`.calibration`, :mod:`.comparison`, :mod:`.explore` (live panel, slider
 sweep, the chapter's tables), :mod:`.figures` and :mod:`.facts` (every number the chapter quotes).
 """
 
-from perfstudies.models.mdf.analytic import frontend_capacity, held_device_iosq, hold_moments, ims_bounds, mean_hold
+from perfstudies.models.mdf.analytic import (frontend_capacity, held_busy_time, held_device_iosq, hold_moments,
+                                             ims_bounds, mean_hold)
 from perfstudies.models.mdf.calibration import (calibrate, channel_ios_per_message, device_table, ims_calibrated,
                                                 rule_table, tso_calibrated)
 from perfstudies.models.mdf.comparison import cells, experiments
@@ -23,9 +25,9 @@ from perfstudies.models.mdf.explore import (PANEL, capacity_table, device_by_par
 from perfstudies.models.mdf.facts import facts
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart, widget_view)
+from perfstudies.models.mdf.mechanism import Windows, domain_windows
 from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
-from perfstudies.models.mdf.params import (DOCUMENT, KEY, SEED, DeviceParams, ImsParams, PanelParams, TsoParams,
-                                           Windows, domain_windows, held_busy_time)
+from perfstudies.models.mdf.params import DOCUMENT, KEY, SEED, DeviceParams, ImsParams, PanelParams, TsoParams
 from perfstudies.study import Study
 
 #: The study, declared: the device model and its record, the calibration, the cells and their experiments.

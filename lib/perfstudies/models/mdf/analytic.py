@@ -1,13 +1,23 @@
 """Theory first: closed forms for held interrupts, device queues and the 4705's capacity.
 
-Every function here is elementary queueing arithmetic; the chapter uses them
+Every function here is queueing arithmetic on the dispatch schedule
+(:class:`~perfstudies.models.mdf.mechanism.Windows`); the chapter uses them
 before any simulation, the calibration inverts them, and the tests hold the
-simulation to them where they are exact.  Times are in seconds, rates per
-second.
+simulation to them where they are exact.  :func:`held_busy_time` gives a held
+device's capacity, and :func:`check_device_load` the refusal of a load at or
+above it that the model and the live panel make before they run.  Times are
+in seconds, rates per second.
 """
 
+import functools
+import math
+
+import numpy as np
+from scipy import stats
+
 from perfstudies import mva
-from perfstudies.models.mdf.params import ImsParams, TsoParams, Windows
+from perfstudies.models.mdf.mechanism import Windows, windows_of
+from perfstudies.models.mdf.params import ImsParams, TsoParams
 from perfstudies.params import check_record
 
 
@@ -130,7 +140,7 @@ def ims_bounds(p: ImsParams) -> dict:
     dispatch, and the database I/O.
     """
     check_record("p", p, ImsParams)
-    windows = p.windows("IMS")
+    windows = windows_of(p, "IMS")
     frontend, cpu = p.frontend_ms / 1000.0, p.cpu_ms / 1000.0
     capacities = {"4705": frontend_capacity(windows, frontend) / 2.0,
                   "processors": p.processors * windows.fraction / cpu}
@@ -155,7 +165,7 @@ def ims_demands(p: ImsParams) -> dict[str, float]:
     database I/O is a delay of ``io_per_transaction`` responses at the BASE
     response time, holds left out.
     """
-    windows = p.windows("IMS")
+    windows = windows_of(p, "IMS")
     return {"4705": 2.0 / frontend_capacity(windows, p.frontend_ms / 1000.0),
             "IMS processors": p.cpu_ms / 1000.0 / windows.fraction,
             "database I/O": p.io_per_transaction * p.io_response_ms / 1000.0}
@@ -169,5 +179,82 @@ def ims_mva(p: ImsParams) -> mva.Solution:
 
 def tso_mva(p: TsoParams) -> mva.Solution:
     """Exact MVA of the TSO domain: ``users`` thinking ``think_s`` and the sliced processors (two servers)."""
-    return mva.exact({"TSO processors": p.cpu_ms / 1000.0 / p.windows("TSO").fraction}, population=p.users,
+    return mva.exact({"TSO processors": p.cpu_ms / 1000.0 / windows_of(p, "TSO").fraction}, population=p.users,
                      think_time=p.think_s, servers={"TSO processors": p.processors})
+
+
+# --- held completions: how busy a device is per request when requests queue -----------------------
+
+#: Phase grid step (s) and tail mass of :func:`held_busy_time`'s arithmetic.
+PHASE_STEP = 2e-5
+TAIL = 1e-12
+
+
+@functools.lru_cache(maxsize=1024)
+def held_busy_time(windows: Windows, mean: float, scv: float) -> float:
+    """Mean time a device of this domain is busy per request when requests are always waiting (s).
+
+    Each request keeps the device busy for its transfer ``S`` (Gamma, mean
+    ``mean``, squared coefficient of variation ``scv``) plus the hold until
+    the domain next runs, if the transfer ends outside the domain's slice
+    (Section 5.0: the part of the other domain's slice not overlapped by the
+    transfer, plus the domain switch).  When requests queue, the next one
+    starts the moment the previous completion is cleared: at once if the
+    transfer ended inside the slice, else at the start of the next slice.  So
+    the phase at which each request starts is a Markov chain that renews at
+    every hold, and by renewal-reward the mean busy time per request is the
+    mean length of a renewal cycle over the mean number of requests in it.
+    This computes both on a grid of phases (step :data:`PHASE_STEP`, with the
+    transfer's distribution folded onto the cycle), exact up to the grid.
+
+    ``1 / held_busy_time`` is the device's capacity: a device is stable only
+    below it.  The mean hold of a completion at a random moment
+    (:func:`mean_hold`) is not enough for that: requests start where
+    holds end, so completions are not uniform over the cycle, and for nearly
+    constant transfers the two differ by tens of percent.
+    """
+    if not windows.sliced:
+        return mean
+    cycle, start, end = windows.cycle, windows.switch, windows.slice
+    size = max(1000, math.ceil(cycle / PHASE_STEP))
+    step = cycle / size
+    transfer = stats.gamma(1.0 / scv, scale=mean * scv)
+    top = math.ceil(transfer.ppf(1.0 - TAIL) / step) + 1
+    mass = np.diff(transfer.cdf((np.arange(top + 1) + 0.5) * step), prepend=0.0)  # transfer ~ m steps
+    folded = np.pad(mass, (0, (-len(mass)) % size)).reshape(-1, size).sum(axis=0)
+    folded /= folded.sum()                                                # transfer's phase shift
+    phase = np.arange(size) * step
+    inside = (phase >= start) & (phase < end)
+    hold = np.where(inside, 0.0, np.where(phase < start, start - phase, cycle + start - phase))
+    shift = np.fft.rfft(folded)
+    expected_hold = np.fft.irfft(np.fft.rfft(hold) * np.conj(shift), size)  # by start phase
+    starts = np.zeros(size)
+    starts[min(math.ceil(start / step - 1e-9), size - 1)] = 1.0            # a renewal: the slice begins
+    requests = busy = 0.0
+    while (alive := starts.sum()) > TAIL:
+        requests += alive
+        busy += alive * mean + starts @ expected_hold
+        starts = np.fft.irfft(np.fft.rfft(starts) * shift, size)
+        starts = np.where(inside, np.clip(starts, 0.0, None), 0.0)       # ended in the slice: next starts now
+    return busy / requests
+
+
+def check_device_load(owner: str, field: str, rate: float, transfer_s: float, scv: float,
+                      windows: Windows, scheduling_parameter: int) -> None:
+    """Raise the standard ValueError unless a device at ``rate`` is stable, holds included.
+
+    ``owner.field`` names the rate in the message (the argument a model or a
+    panel was given, e.g. ``params.rate``); the refusal says the load, the busy
+    time per I/O and the largest rate allowed (one over :func:`held_busy_time`).
+    """
+    if rate * transfer_s >= 1.0:
+        raise ValueError(f"{owner}.{field} = {rate!r} is out of range: the device saturates even without "
+                         f"slicing; allowed {field} < 1 / transfer = {1.0 / transfer_s:.1f} I/O per s")
+    busy = held_busy_time(windows, transfer_s, scv)
+    if rate * busy >= 1.0:
+        raise ValueError(
+            f"{owner}.{field} = {rate!r} is out of range: with completions held until the domain runs again "
+            f"(scheduling parameter {scheduling_parameter}) each I/O keeps the device busy {1000 * busy:.1f} ms "
+            f"when requests queue ({1000 * transfer_s:.1f} ms transfer + {1000 * (busy - transfer_s):.1f} ms held), "
+            f"so its utilisation including the hold is {rate * busy:.2f} >= 1 and IOSQ would grow without bound; "
+            f"allowed {field} < {1.0 / busy:.1f} I/O per s")

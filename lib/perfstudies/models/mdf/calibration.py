@@ -54,6 +54,7 @@ from perfstudies.cache import memoized
 from perfstudies.compare import Published
 from perfstudies.data import load
 from perfstudies.models.mdf import analytic
+from perfstudies.models.mdf.mechanism import windows_of
 from perfstudies.models.mdf.network import RULE_METRICS, model, tso_model
 from perfstudies.models.mdf.params import KEY, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams, ImsParams, TsoParams
 from perfstudies.runner import replicate
@@ -193,7 +194,7 @@ def ims_calibration(switch_ms: float | None = None) -> ImsParams:
     base_resp = tables()["io_response_by_domain"].set_index(["domain", "scheduling_parameter"])
     switch_ms = switch_calibration() if switch_ms is None else switch_ms
     defaults = ImsParams(scheduling_parameter=CALIBRATION_PARAMETER, switch_ms=switch_ms)
-    windows = defaults.windows("IMS")
+    windows = windows_of(defaults, "IMS")
     etr = row["ims_etr_per_s"]
     return defaults.replace(
         terminals=int(fact("ims_terminals")),
@@ -226,7 +227,7 @@ def tso_calibration(switch_ms: float | None = None) -> TsoParams:
     params = TsoParams(scheduling_parameter=CALIBRATION_PARAMETER, users=users, switch_ms=switch_ms,
                        processors=int(fact("processors_per_domain")),
                        think_s=analytic.closed_response(users, target, 0.0) - row["tso_response_s"])
-    cpu_ms = 1000.0 * params.processors * params.windows("TSO").fraction / target
+    cpu_ms = 1000.0 * params.processors * windows_of(params, "TSO").fraction / target
     for _ in range(TSO_ITERATIONS):
         params = params.replace(cpu_ms=cpu_ms)
         simulated = replicate(tso_model, params, REPLICATIONS, SEED, progress=False).mean("tso_etr_per_s")

@@ -75,6 +75,7 @@ from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, DeviceCalibration,
                                                 channel_ios_per_message, device, devices, fact, ims_calibrated,
                                                 rmf_rule, switch_calibration, tables, tso_calibrated)
+from perfstudies.models.mdf.mechanism import windows_of
 from perfstudies.models.mdf.network import ims_model, model, tso_model
 from perfstudies.models.mdf.params import DeviceParams, ImsParams
 
@@ -310,7 +311,7 @@ def _etr_scaled(domain: str, column: str, combine) -> Simulated:
 
 def _ims_fraction(column: str) -> float:
     """The share of the processors' time the IMS domain is given at a parameter (after the switch)."""
-    return ImsParams(scheduling_parameter=int(column), switch_ms=switch_calibration()).windows("IMS").fraction
+    return windows_of(ImsParams(scheduling_parameter=int(column), switch_ms=switch_calibration()), "IMS").fraction
 
 
 # --- the identities of the derived cells, on published values -------------------------------------------

@@ -22,9 +22,11 @@ import pandas as pd
 
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated, tables, tso_calibrated
-from perfstudies.models.mdf.network import RULE_METRICS, model
+from perfstudies.models.mdf.analytic import check_device_load, held_busy_time
+from perfstudies.models.mdf.mechanism import windows_of
+from perfstudies.models.mdf.network import RULE_METRICS, check_stable, model
 from perfstudies.models.mdf.params import (DEVICE_SPEED, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
-                                           PanelParams, held_busy_time)
+                                           PanelParams)
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import check_seed, summarize
@@ -84,10 +86,26 @@ def _device(panel: PanelParams) -> DeviceParams:
                         sliced=panel.sliced, **DEVICE_RUN)
 
 
+def check_panel_load(params: PanelParams) -> PanelParams:
+    """``params`` if its IMS device can take ``device_rate`` with completions held, else a ValueError.
+
+    The message names ``params.device_rate`` and the largest rate allowed
+    (:func:`~perfstudies.models.mdf.analytic.check_device_load`); the record
+    itself cannot check it, as it needs the schedule and the theory above it.
+    """
+    check_device_load("params", "device_rate", params.device_rate, params.hardware_s, params.scv,
+                      windows_of(params, "IMS"), params.scheduling_parameter)
+    return params
+
+
 def panel_model(params: PanelParams, seed: int) -> dict[str, float]:
-    """One replication as the live panel runs it: the IMS device's metrics at the panel's settings."""
+    """One replication as the live panel runs it: the IMS device's metrics at the panel's settings.
+
+    A setting the device cannot take is refused before it runs (:func:`check_panel_load`), so the
+    simulated rows are always a steady state.
+    """
     params, seed = check_record("params", params, PanelParams), check_seed(seed)
-    return model(_device(params), seed)
+    return model(_device(check_panel_load(params)), seed)
 
 
 #: The live panel, declared: the scheduling parameter is what the chapter is about.
@@ -100,9 +118,9 @@ PANEL = Panel(PanelParams, controls=("scheduling_parameter", "ims_share", "tso_s
 def widget_run(params: PanelParams | None = None) -> pd.DataFrame:
     """One change of the live panel: :func:`perfstudies.panel.run_panel` of :data:`PANEL`.
 
-    ``params=None`` runs the chapter's defaults (:func:`panel_defaults`).  The
-    record has already refused a device its held completions would make
-    unstable, so the simulated rows are always a steady state.
+    ``params=None`` runs the chapter's defaults (:func:`panel_defaults`).  A
+    device its held completions would make unstable is refused before it runs
+    (:func:`panel_model`), so the simulated rows are always a steady state.
     """
     return run_panel(PANEL, params)
 
@@ -113,7 +131,7 @@ def widget_theory(panel: PanelParams) -> pd.DataFrame:
     setup = dict(scheduling_parameter=panel.scheduling_parameter, ims_share=panel.ims_share,
                  tso_share=panel.tso_share, switch_ms=panel.switch_ms, sliced=panel.sliced)
     rows = [{"quantity": "mean hold of a random completion (ms)",
-             "theory": 1000.0 * analytic.mean_hold(_device(panel).windows("IMS"))}]
+             "theory": 1000.0 * analytic.mean_hold(windows_of(panel, "IMS"))}]
     bounds = analytic.ims_bounds(ims_calibrated().replace(terminals=panel.terminals, **setup))
     rows += [{"quantity": label.removesuffix(", theory"), "theory": bounds[metric]} for metric, label in IMS_ROWS]
     return pd.DataFrame(rows)
@@ -131,7 +149,7 @@ def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DevicePa
     parameters = check_field_values("parameters", parameters, DeviceParams, "scheduling_parameter")
     calibrated = calibrate()
     try:
-        return [calibrated.replace(scheduling_parameter=p, rate=rate, **SWEEP_RUN)
+        return [check_stable(calibrated.replace(scheduling_parameter=p, rate=rate, **SWEEP_RUN), "DeviceParams")
                 for rate in rates for p in parameters]
     except ValueError as error:
         raise ValueError(f"rates = {rates!r} with parameters = {parameters!r} is not allowed for the calibrated "
@@ -165,7 +183,7 @@ def hold_table() -> pd.DataFrame:
     """The mean hold E[H] of a completion at a random moment, per scheduling parameter (default setup)."""
     return pd.DataFrame([{"scheduling parameter": p, "slice (ms)": SLICE_MS_AT_HALF[p],
                           "mean hold E[H] (ms)":
-                              1000 * analytic.mean_hold(_setup(p).windows("IMS"))}
+                              1000 * analytic.mean_hold(windows_of(_setup(p), "IMS"))}
                          for p in ALL_PARAMETERS])
 
 
@@ -173,13 +191,13 @@ def held_iosq_table(name: str = "IMS-C23") -> pd.DataFrame:
     """Pollaczek-Khinchine with and without the hold, for one Table 2 device at each column's published rate."""
     calibration = device(name)
     service = calibration.service_ms / 1000
-    unsliced = _setup(3, sliced=False).windows(calibration.domain)
+    unsliced = windows_of(_setup(3, sliced=False), calibration.domain)
     devices = tables()["device_activity"]
     rows = []
     for row in devices[devices["device"] == name].itertuples():
         sliced = row.scheduling_parameter != "BASE"
         p = int(row.scheduling_parameter) if sliced else 3
-        windows = _setup(p, sliced).windows(calibration.domain)
+        windows = windows_of(_setup(p, sliced), calibration.domain)
         rows.append({"column": row.scheduling_parameter, "rate (I/O/s)": row.rate_per_s,
                      "published IOSQ (ms)": row.iosq_ms,
                      "M/G/1 with hold (ms)": 1000 * analytic.held_device_iosq(row.rate_per_s, service,
@@ -193,7 +211,7 @@ def capacity_table() -> pd.DataFrame:
     """How many I/Os per second the IMS representative device can take, holds included, per device type.
 
     When requests queue, each keeps the device busy for its transfer plus the
-    hold (:func:`~perfstudies.models.mdf.params.held_busy_time`); the device is
+    hold (:func:`~perfstudies.models.mdf.analytic.held_busy_time`); the device is
     stable only below one over that.  Parameter 0 stands for BASE (no slicing).
     """
     average = calibrate()
@@ -202,7 +220,7 @@ def capacity_table() -> pd.DataFrame:
         setup = _setup(p or 3, p != 0)
         row = {"scheduling parameter": p or "BASE"}
         for kind, speed in DEVICE_SPEED.items():
-            busy = held_busy_time(setup.windows("IMS"), average.service_ms * speed / 1000, average.scv)
+            busy = held_busy_time(windows_of(setup, "IMS"), average.service_ms * speed / 1000, average.scv)
             row[f"{kind}: busy per I/O (ms)"] = 1000 * busy
             row[f"{kind}: capacity (I/O per s)"] = 1 / busy
         rows.append(row)

@@ -19,7 +19,8 @@ from perfstudies.models.mdf.calibration import calibrate, ims_calibrated, rmf_ru
 from perfstudies.models.mdf.explore import (ALL_PARAMETERS, capacity_table, held_iosq_table, hold_table,
                                             ims_bounds_table, mva_table, panel_defaults, sweep, sweep_curves,
                                             widget_run)
-from perfstudies.models.mdf.params import KEY, DeviceParams, domain_windows
+from perfstudies.models.mdf.mechanism import domain_windows, windows_of
+from perfstudies.models.mdf.params import KEY, DeviceParams
 
 #: The predictions the chapter's list of worst misses names (its table above lists eight).
 WORST_LISTED = 5
@@ -72,7 +73,7 @@ def calibration_facts() -> dict[str, Fact]:
         "ims-run": Fact(ims.max_time, "s", "the IMS domain run's length"),
         "tso-warmup": Fact(tso.warmup, "s", "the TSO domain run's warm-up"),
         "tso-run": Fact(tso.max_time, "s", "the TSO domain run's length"),
-        "extra-tx": Fact(1 / ims.replace(scheduling_parameter=1).windows("IMS").cycle / 2, "tx/s",
+        "extra-tx": Fact(1 / windows_of(ims.replace(scheduling_parameter=1), "IMS").cycle / 2, "tx/s",
                          "transactions per second one held exchange per cycle carries at parameter 1"),
         "never-held-tx": Fact(unsliced, "tx/s", "the 4705's capacity if exchanges were never held"),
     }
@@ -95,7 +96,7 @@ def exercise_facts() -> dict[str, Fact]:
     runs = {}
     for name, setting in (("1", panel), ("5", panel_5)):
         found[f"panel-pk-{name}"] = Fact(1000 * analytic.held_device_iosq(
-            setting.device_rate, setting.service_ms / 1000, setting.scv, setting.windows("IMS")), "ms",
+            setting.device_rate, setting.service_ms / 1000, setting.scv, windows_of(setting, "IMS")), "ms",
             f"Pollaczek-Khinchine with the hold for the panel device at parameter {name}")
         runs[name] = widget_run(setting).set_index("metric")["mean"]
         found[f"panel-true-{name}"] = Fact(runs[name]["iosq_ms"], "ms", f"the panel's true IOSQ at parameter {name}")

@@ -1,7 +1,7 @@
 """Every chart and diagram of the 580/MDF chapter.
 
 The worked example of one held interrupt (:func:`held_interrupt_example`) is
-built from the same :class:`~perfstudies.models.mdf.params.Windows` arithmetic
+built from the same :class:`~perfstudies.models.mdf.mechanism.Windows` arithmetic
 the model uses; the comparison charts take the study's comparison table, the
 slider chart the sweep's curves (:func:`~perfstudies.models.mdf.explore.sweep_curves`).
 """
@@ -11,7 +11,7 @@ import pandas as pd
 
 from perfstudies import charts, diagrams
 from perfstudies.models.mdf.explore import widget_theory
-from perfstudies.models.mdf.params import domain_windows
+from perfstudies.models.mdf.mechanism import domain_windows
 from perfstudies.panel import panel_view
 from perfstudies.tables import readable
 

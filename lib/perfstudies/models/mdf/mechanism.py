@@ -1,10 +1,15 @@
-"""The 580/MDF mechanism as Ciw classes: domain-bound distributions and the 4705's routing.
+"""The 580/MDF mechanism: the dispatch schedule, and the Ciw classes that follow it.
+
+The schedule (:class:`Windows`, built for a record's domain by
+:func:`windows_of`) answers *when does this domain run?*: plain arithmetic on
+the scheduling parameter, the allocations and the switch cost (Sections 1.0
+and 7.0), which the theory (:mod:`.analytic`), the Ciw classes below and the
+chapter's timeline all read.  It is not a Ciw class.
 
 Ciw asks a distribution for a duration at the moment an arrival or a service
 begins (``sample(t=now)``).  Wrapping an ordinary distribution with a domain's
-:class:`~perfstudies.models.mdf.params.Windows` turns it into the 580/MDF
-mechanism without any scheduling events, so a run costs the same as an
-unsliced one:
+:class:`Windows` turns it into the 580/MDF mechanism without any scheduling
+events, so a run costs the same as an unsliced one:
 
 * :class:`DomainArrivals`: a domain issues I/O requests (or starts CPU work)
   only while it is dispatched;
@@ -24,15 +29,22 @@ unsliced one:
 The times are drawn in blocks from Ciw's seeded NumPy generator
 (:class:`BlockGamma`, :class:`BlockExponential`), so runs stay reproducible and
 a draw costs a fraction of a microsecond.
+
+Examples
+--------
+>>> ims, tso = domain_windows(1, 0.5, 0.5, switch=0.0)   # 30 ms slices, 60 ms cycle
+>>> ims.next_dispatch(0.045), tso.next_dispatch(0.010)
+(0.06, 0.03)
 """
 
+import dataclasses
 import math
 
 import ciw
 import numpy as np
 
 from perfstudies.fifo import FIFONode
-from perfstudies.models.mdf.params import RMF_RULES, Windows
+from perfstudies.models.mdf.params import RMF_RULES, DomainSetup, cycle_length
 
 #: Node numbers of the IMS network (Ciw counts from 1).
 TERMINALS, FRONT_END, PROCESSORS, DATABASE_IO = 1, 2, 3, 4
@@ -44,6 +56,129 @@ BLOCK = 512
 #: completion held at the dispatch has been cleared and the next queued request started.
 AFTER_CLEARING = 1e-7
 
+
+# --- the dispatching schedule ---------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Windows:
+    """The times one domain runs: ``[k*cycle + offset + switch, k*cycle + offset + slice)``.
+
+    Two domains take turns on the processors (Section 1.0: fixed time-slice
+    allocations): the IMS domain runs for its slice, then the TSO domain for
+    its slice, and the cycle repeats.  Each dispatch starts with a domain
+    switch, during which neither domain does useful work.  The object answers
+    the three questions the mechanism asks about one domain:
+
+    * when does the domain next run (:meth:`next_dispatch`)?  A held I/O
+      completion interrupt is cleared at that moment, and only then can the
+      domain start a new I/O;
+    * when is a piece of CPU work finished if it only progresses while the
+      domain runs (:meth:`stretch`)?
+    * what fraction of the time does the domain run (:attr:`fraction`)?
+
+    All times are in seconds.  A domain that owns the whole machine (the BASE
+    runs, no slicing) is ``Windows.always()``.
+
+    Parameters
+    ----------
+    cycle : float
+        Length of one round of all domains' slices (s).
+    slice : float
+        This domain's slice (s), ``switch < slice <= cycle``.
+    offset : float
+        Where this domain's slice starts within the cycle (s).
+    switch : float
+        Domain-switch time at the start of every slice (s), lost to both domains.
+    """
+
+    cycle: float
+    slice: float
+    offset: float = 0.0
+    switch: float = 0.0
+
+    def __post_init__(self):
+        if not self.cycle > 0:
+            raise ValueError(f"Windows.cycle = {self.cycle!r} is out of range: allowed cycle > 0")
+        if not 0 <= self.switch < self.slice <= self.cycle:
+            raise ValueError(f"Windows.slice = {self.slice!r} is out of range: allowed "
+                             f"switch ({self.switch}) < slice <= cycle ({self.cycle})")
+        if not 0 <= self.offset < self.cycle:
+            raise ValueError(f"Windows.offset = {self.offset!r} is out of range: allowed 0 <= offset < cycle")
+
+    @classmethod
+    def always(cls) -> "Windows":
+        """A domain that never loses the processors (no slicing)."""
+        return cls(cycle=1.0, slice=1.0)
+
+    @property
+    def sliced(self) -> bool:
+        """True when the domain ever waits for another domain."""
+        return self.slice < self.cycle or self.switch > 0
+
+    @property
+    def fraction(self) -> float:
+        """Share of wall-clock time in which the domain does useful work."""
+        return (self.slice - self.switch) / self.cycle
+
+    def _cycle_index(self, t: float) -> tuple[int, float]:
+        index = math.floor((t - self.offset) / self.cycle)
+        return index, t - self.offset - index * self.cycle
+
+    def next_dispatch(self, t: float) -> float:
+        """Earliest time ``>= t`` at which the domain is running."""
+        if not self.sliced:
+            return t
+        index, phase = self._cycle_index(t)
+        if phase < self.switch:
+            return self.offset + index * self.cycle + self.switch
+        if phase >= self.slice:
+            return self.offset + (index + 1) * self.cycle + self.switch
+        return t
+
+    def stretch(self, t: float, work: float) -> float:
+        """Time at which ``work`` seconds of the domain's own time, begun at ``t``, are done."""
+        if not self.sliced:
+            return t + work
+        t = self.next_dispatch(t)
+        index, phase = self._cycle_index(t)
+        left_in_slice = self.slice - phase
+        if work <= left_in_slice:
+            return t + work
+        usable = self.slice - self.switch
+        whole, rest = divmod(work - left_in_slice, usable)
+        if rest == 0:
+            return self.offset + (index + whole) * self.cycle + self.slice
+        return self.offset + (index + 1 + whole) * self.cycle + self.switch + rest
+
+    def hold(self, t: float) -> float:
+        """How long a completion interrupt arriving at ``t`` waits to be cleared."""
+        return self.next_dispatch(t) - t
+
+
+def domain_windows(scheduling_parameter: int, ims_share: float, tso_share: float,
+                   switch: float) -> tuple[Windows, Windows]:
+    """The IMS and TSO domains' windows for a scheduling parameter and CPU allocations.
+
+    The IMS slice comes first in each cycle and the TSO slice follows.  When the
+    shares add up to less than 1 the rest of the cycle is left idle (the
+    maximum allocation caps each domain).
+    """
+    cycle = cycle_length(scheduling_parameter)
+    ims_slice, tso_slice = ims_share * cycle, tso_share * cycle
+    return (Windows(cycle, ims_slice, 0.0, switch),
+            Windows(cycle, tso_slice, ims_slice, switch))
+
+def windows_of(setup: DomainSetup, domain: str) -> Windows:
+    """The :class:`Windows` of ``domain`` ("IMS" or "TSO") under a record's setup (``Windows.always()`` unsliced)."""
+    if domain not in ("IMS", "TSO"):
+        raise ValueError(f"domain = {domain!r} is not allowed: allowed one of ['IMS', 'TSO']")
+    if not setup.sliced:
+        return Windows.always()
+    ims, tso = domain_windows(setup.scheduling_parameter, setup.ims_share, setup.tso_share, setup.switch_ms / 1000.0)
+    return ims if domain == "IMS" else tso
+
+
+# --- the Ciw classes -----------------------------------------------------------------------
 
 class _Blocks(ciw.dists.Distribution):
     """Values drawn ``BLOCK`` at a time from Ciw's seeded generator ``ciw.rng``.

@@ -25,7 +25,8 @@ Times are in seconds unless a name says otherwise.
 
 import numpy as np
 
-from perfstudies.models.mdf.params import RMF_RULES, Windows
+from perfstudies.models.mdf.mechanism import Windows
+from perfstudies.models.mdf.params import RMF_RULES
 
 #: A moment after a dispatch (s) at which the completion held until then has been cleared and the next
 #: request started (the same as the sampler's ``AFTER_CLEARING``).

@@ -15,7 +15,9 @@ Three small networks, each answering some of the document's tables:
 ``tso_model``   the TSO domain (Table 4): 450 users think and run CPU-bound
                 commands on the TSO domain's slices.
 
-:func:`build_network` builds the network of any of the three records.  Each
+:func:`build_network` builds the network of any of the three records; a
+device's refuses, before anything runs, a rate its held completions would make
+unstable (:func:`check_stable`: the record checks only its own fields).  Each
 model returns ``{metric: value}`` for one seeded replication, so
 :func:`perfstudies.runner.replicate` and :func:`perfstudies.sweep.run_sweep`
 can run it.  Times in the metrics are in the unit their name says.
@@ -27,9 +29,11 @@ import numpy as np
 from perfstudies.delay import DelayNode
 from perfstudies.fifo import FIFONode
 from perfstudies.models.mdf import metrics
+from perfstudies.models.mdf.analytic import check_device_load
 from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, PROCESSORS, RMF, TERMINALS,
                                               BlockExponential, BlockGamma, DatabaseIO, DomainArrivals, DomainWork,
-                                              FrontEndRouting, HeldCompletion, RmfDelay, RmfSampler, RmfTimer)
+                                              FrontEndRouting, HeldCompletion, RmfDelay, RmfSampler, RmfTimer,
+                                              windows_of)
 from perfstudies.models.mdf.params import RMF_RULES, DeviceParams, ImsParams, TsoParams
 from perfstudies.networks import closed_population, with_state
 from perfstudies.params import check_record
@@ -45,10 +49,25 @@ def build_network(params: DeviceParams | ImsParams | TsoParams) -> ciw.Network:
     return next(build for cls, build in builders.items() if isinstance(params, cls))(params)
 
 
+def check_stable(params: DeviceParams, name: str = "params") -> DeviceParams:
+    """``params`` if its device can take its rate with completions held, else a ValueError naming ``name.rate``.
+
+    Whether it can needs the schedule and the theory
+    (:func:`~perfstudies.models.mdf.analytic.check_device_load`), which a
+    record below them cannot use, so the device's network checks it before
+    anything runs: at or above one over the busy time per I/O, holds
+    included, IOSQ would grow without bound and no steady state exists.
+    """
+    check_device_load(name, "rate", params.rate, params.hardware_s, params.scv, windows_of(params, params.domain),
+                      params.scheduling_parameter)
+    return params
+
+
 def device_network(params: DeviceParams) -> ciw.Network:
     """One device (node 1): domain-issued Poisson requests, one server with held completions;
-    and RMF's sampler (node 2): a timer pop every RMF cycle, served when RMF may look at the queue."""
-    windows = params.windows(params.domain)
+    and RMF's sampler (node 2): a timer pop every RMF cycle, served when RMF may look at the queue.
+    A rate the device cannot take is refused first (:func:`check_stable`)."""
+    windows = windows_of(check_stable(params), params.domain)
     return ciw.create_network(
         arrival_distributions=[DomainArrivals(params.rate, windows), RmfTimer(params.rmf_cycle_ms / 1000.0)],
         service_distributions=[HeldCompletion(BlockGamma(params.hardware_s, params.scv), windows),
@@ -60,7 +79,7 @@ def device_network(params: DeviceParams) -> ciw.Network:
 
 def device_node_classes(params: DeviceParams) -> list:
     """The node classes of one run of :func:`device_network`: the device, and a sampler with fresh state."""
-    sampler = with_state(RmfSampler, windows=params.windows(params.domain), rule=params.rmf_rule, device=DEVICE,
+    sampler = with_state(RmfSampler, windows=windows_of(params, params.domain), rule=params.rmf_rule, device=DEVICE,
                          samples=[])
     return [FIFONode, sampler]
 
@@ -79,7 +98,8 @@ def model(params: DeviceParams, seed: int) -> dict:
     ``rmf_<rule>_ms`` give every rule's expected estimate from the same run.
     RMF's AVG RESP is its IOSQ plus the measured PEND + DISC + CONN; the hold
     after the transfer is measured nowhere (Section 4.0), so it shows up only
-    as the IOSQ of the requests queued behind it.
+    as the IOSQ of the requests queued behind it.  A rate the device cannot
+    take is refused before the run (:func:`check_stable`, by :func:`device_network`).
     """
     params, seed = check_record("params", params, DeviceParams), check_seed(seed)
     classes = device_node_classes(params)
@@ -91,7 +111,7 @@ def model(params: DeviceParams, seed: int) -> dict:
     measured = device[device["arrival_date"] >= params.warmup]
     span = params.max_time - params.warmup
     rate = len(device[device["exit_date"] >= params.warmup]) / span      # RMF's activity rate: completions
-    windows = params.windows(params.domain)
+    windows = windows_of(params, params.domain)
     rules = {RULE_METRICS[rule]: metrics.expected_iosq_ms(arrivals, starts, windows, rule, params.warmup,
                                                           params.max_time, rate) for rule in RMF_RULES}
     rmf_iosq_ms = rules[RULE_METRICS[params.rmf_rule]]
@@ -108,7 +128,7 @@ def model(params: DeviceParams, seed: int) -> dict:
 
 def ims_network(params: ImsParams) -> ciw.Network:
     """Terminals -> 4705 -> IMS processors -> database I/O -> 4705 -> terminals."""
-    windows = params.windows("IMS")
+    windows = windows_of(params, "IMS")
     population = closed_population(params.terminals)
     return ciw.create_network(
         arrival_distributions=[population.arrivals, None, None, None],
@@ -149,7 +169,7 @@ def ims_model(params: ImsParams, seed: int) -> dict:
         "ims_output_queue_s": float(at_front[front["destination"] == TERMINALS].mean()),
     }
     etr = len(cpu) / span
-    windows = params.windows("IMS")
+    windows = windows_of(params, "IMS")
     return {
         **parts,
         "ims_response_s": sum(parts.values()),
@@ -166,7 +186,7 @@ def tso_network(params: TsoParams) -> ciw.Network:
         arrival_distributions=[population.arrivals, None],
         batching_distributions=[population.batches, None],
         service_distributions=[BlockExponential(1.0 / params.think_s),
-                               DomainWork(BlockExponential(1000.0 / params.cpu_ms), params.windows("TSO"))],
+                               DomainWork(BlockExponential(1000.0 / params.cpu_ms), windows_of(params, "TSO"))],
         number_of_servers=[INFINITE, params.processors],
         routing=ciw.routing.NetworkRouting([ciw.routing.Direct(to=2), ciw.routing.Direct(to=1)]),
     )
@@ -181,5 +201,5 @@ def tso_model(params: TsoParams, seed: int) -> dict:
     return {
         "tso_response_s": float((cpu["waiting_time"] + cpu["service_time"]).mean()),
         "tso_etr_per_s": etr,
-        "cpu_busy_pct": 100.0 * etr * params.cpu_ms / 1000.0 / (params.processors * params.windows("TSO").fraction),
+        "cpu_busy_pct": 100.0 * etr * params.cpu_ms / 1000.0 / (params.processors * windows_of(params, "TSO").fraction),
     }

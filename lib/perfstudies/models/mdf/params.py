@@ -1,4 +1,4 @@
-"""Parameter records of the 580/MDF study, and the dispatching schedule they define.
+"""Parameter records of the 580/MDF study.
 
 *Partitioning Large Processors* (Young, Poliak and Martindale, Amdahl) ran an
 IMS domain and a TSO domain on one processor complex, 50% each in MP mode
@@ -7,26 +7,23 @@ IMS domain and a TSO domain on one processor complex, 50% each in MP mode
 :mod:`perfstudies.models.mdf.calibration`; the defaults here are those values
 rounded, so a widget starts near the study's operating point.
 
-The schedule (:class:`Windows`) lives here because it is a plain function of the
-parameters, the records need it to validate themselves, and every layer above
-reads it: the theory (:mod:`.analytic`), the Ciw distributions that make the
-mechanism (:mod:`.mechanism`) and the chapter's timeline (:mod:`.figures`).
-It is not a Ciw class: it only answers *when does this domain run?*
+Each record checks its own fields on construction (ranges, the two allocations
+against each other, the switch against the shortest slice, the run's length).
+What needs the dispatch schedule (:class:`~perfstudies.models.mdf.mechanism.Windows`)
+and the theory (:func:`~perfstudies.models.mdf.analytic.held_busy_time`), the
+refusal of a device its held completions would make unstable, is made where
+a record is run: :func:`~perfstudies.models.mdf.network.build_network` and
+``model`` for a device, the live panel's model for a panel setting, before any
+simulation starts.
 
 Examples
 --------
->>> ims, tso = domain_windows(1, 0.5, 0.5, switch=0.0)   # 30 ms slices, 60 ms cycle
->>> ims.next_dispatch(0.045), tso.next_dispatch(0.010)
-(0.06, 0.03)
+>>> cycle_length(1)   # two 30 ms slices
+0.06
 """
 
-import dataclasses
-import functools
 import math
 from dataclasses import dataclass
-
-import numpy as np
-from scipy import stats
 
 from perfstudies.params import Params, param
 
@@ -66,201 +63,20 @@ RMF_CYCLE_MS = 250.0
 RMF_RULES = ("missed", "after clearing", "before clearing")
 
 
-# --- the dispatching schedule ---------------------------------------------------------------
+# --- the slices the document gives ------------------------------------------------------------
 
 def cycle_length(scheduling_parameter: int) -> float:
     """Seconds for one full round of domain dispatches.
 
     With two domains at 50% each, each slice is ``SLICE_MS_AT_HALF[p]``, so one
     cycle (both slices) is twice that; a domain's slice is its allocation times
-    the cycle.
+    the cycle.  The records check the switch against it; the schedule
+    (:func:`~perfstudies.models.mdf.mechanism.domain_windows`) is built on it.
     """
     if scheduling_parameter not in SLICE_MS_AT_HALF:
         raise ValueError(f"scheduling_parameter = {scheduling_parameter!r} is out of range: "
                          f"allowed 1 <= scheduling_parameter <= 5")
     return 2.0 * SLICE_MS_AT_HALF[scheduling_parameter] / 1000.0
-
-
-@dataclasses.dataclass(frozen=True)
-class Windows:
-    """The times one domain runs: ``[k*cycle + offset + switch, k*cycle + offset + slice)``.
-
-    Two domains take turns on the processors (Section 1.0: fixed time-slice
-    allocations): the IMS domain runs for its slice, then the TSO domain for
-    its slice, and the cycle repeats.  Each dispatch starts with a domain
-    switch, during which neither domain does useful work.  The object answers
-    the three questions the mechanism asks about one domain:
-
-    * when does the domain next run (:meth:`next_dispatch`)?  A held I/O
-      completion interrupt is cleared at that moment, and only then can the
-      domain start a new I/O;
-    * when is a piece of CPU work finished if it only progresses while the
-      domain runs (:meth:`stretch`)?
-    * what fraction of the time does the domain run (:attr:`fraction`)?
-
-    All times are in seconds.  A domain that owns the whole machine (the BASE
-    runs, no slicing) is ``Windows.always()``.
-
-    Parameters
-    ----------
-    cycle : float
-        Length of one round of all domains' slices (s).
-    slice : float
-        This domain's slice (s), ``switch < slice <= cycle``.
-    offset : float
-        Where this domain's slice starts within the cycle (s).
-    switch : float
-        Domain-switch time at the start of every slice (s), lost to both domains.
-    """
-
-    cycle: float
-    slice: float
-    offset: float = 0.0
-    switch: float = 0.0
-
-    def __post_init__(self):
-        if not self.cycle > 0:
-            raise ValueError(f"Windows.cycle = {self.cycle!r} is out of range: allowed cycle > 0")
-        if not 0 <= self.switch < self.slice <= self.cycle:
-            raise ValueError(f"Windows.slice = {self.slice!r} is out of range: allowed "
-                             f"switch ({self.switch}) < slice <= cycle ({self.cycle})")
-        if not 0 <= self.offset < self.cycle:
-            raise ValueError(f"Windows.offset = {self.offset!r} is out of range: allowed 0 <= offset < cycle")
-
-    @classmethod
-    def always(cls) -> "Windows":
-        """A domain that never loses the processors (no slicing)."""
-        return cls(cycle=1.0, slice=1.0)
-
-    @property
-    def sliced(self) -> bool:
-        """True when the domain ever waits for another domain."""
-        return self.slice < self.cycle or self.switch > 0
-
-    @property
-    def fraction(self) -> float:
-        """Share of wall-clock time in which the domain does useful work."""
-        return (self.slice - self.switch) / self.cycle
-
-    def _cycle_index(self, t: float) -> tuple[int, float]:
-        index = math.floor((t - self.offset) / self.cycle)
-        return index, t - self.offset - index * self.cycle
-
-    def next_dispatch(self, t: float) -> float:
-        """Earliest time ``>= t`` at which the domain is running."""
-        if not self.sliced:
-            return t
-        index, phase = self._cycle_index(t)
-        if phase < self.switch:
-            return self.offset + index * self.cycle + self.switch
-        if phase >= self.slice:
-            return self.offset + (index + 1) * self.cycle + self.switch
-        return t
-
-    def stretch(self, t: float, work: float) -> float:
-        """Time at which ``work`` seconds of the domain's own time, begun at ``t``, are done."""
-        if not self.sliced:
-            return t + work
-        t = self.next_dispatch(t)
-        index, phase = self._cycle_index(t)
-        left_in_slice = self.slice - phase
-        if work <= left_in_slice:
-            return t + work
-        usable = self.slice - self.switch
-        whole, rest = divmod(work - left_in_slice, usable)
-        if rest == 0:
-            return self.offset + (index + whole) * self.cycle + self.slice
-        return self.offset + (index + 1 + whole) * self.cycle + self.switch + rest
-
-    def hold(self, t: float) -> float:
-        """How long a completion interrupt arriving at ``t`` waits to be cleared."""
-        return self.next_dispatch(t) - t
-
-
-def domain_windows(scheduling_parameter: int, ims_share: float, tso_share: float,
-                   switch: float) -> tuple[Windows, Windows]:
-    """The IMS and TSO domains' windows for a scheduling parameter and CPU allocations.
-
-    The IMS slice comes first in each cycle and the TSO slice follows.  When the
-    shares add up to less than 1 the rest of the cycle is left idle (the
-    maximum allocation caps each domain).
-    """
-    cycle = cycle_length(scheduling_parameter)
-    ims_slice, tso_slice = ims_share * cycle, tso_share * cycle
-    return (Windows(cycle, ims_slice, 0.0, switch),
-            Windows(cycle, tso_slice, ims_slice, switch))
-
-
-# --- held completions: how busy a device is per request when requests queue -----------------------
-
-#: Phase grid step (s) and tail mass of :func:`held_busy_time`'s arithmetic.
-PHASE_STEP = 2e-5
-TAIL = 1e-12
-
-
-@functools.lru_cache(maxsize=1024)
-def held_busy_time(windows: Windows, mean: float, scv: float) -> float:
-    """Mean time a device of this domain is busy per request when requests are always waiting (s).
-
-    Each request keeps the device busy for its transfer ``S`` (Gamma, mean
-    ``mean``, squared coefficient of variation ``scv``) plus the hold until
-    the domain next runs, if the transfer ends outside the domain's slice
-    (Section 5.0: the part of the other domain's slice not overlapped by the
-    transfer, plus the domain switch).  When requests queue, the next one
-    starts the moment the previous completion is cleared: at once if the
-    transfer ended inside the slice, else at the start of the next slice.  So
-    the phase at which each request starts is a Markov chain that renews at
-    every hold, and by renewal-reward the mean busy time per request is the
-    mean length of a renewal cycle over the mean number of requests in it.
-    This computes both on a grid of phases (step :data:`PHASE_STEP`, with the
-    transfer's distribution folded onto the cycle), exact up to the grid.
-
-    ``1 / held_busy_time`` is the device's capacity: a device is stable only
-    below it.  The mean hold of a completion at a random moment
-    (``analytic.mean_hold``) is not enough for that: requests start where
-    holds end, so completions are not uniform over the cycle, and for nearly
-    constant transfers the two differ by tens of percent.
-    """
-    if not windows.sliced:
-        return mean
-    cycle, start, end = windows.cycle, windows.switch, windows.slice
-    size = max(1000, math.ceil(cycle / PHASE_STEP))
-    step = cycle / size
-    transfer = stats.gamma(1.0 / scv, scale=mean * scv)
-    top = math.ceil(transfer.ppf(1.0 - TAIL) / step) + 1
-    mass = np.diff(transfer.cdf((np.arange(top + 1) + 0.5) * step), prepend=0.0)  # transfer ~ m steps
-    folded = np.pad(mass, (0, (-len(mass)) % size)).reshape(-1, size).sum(axis=0)
-    folded /= folded.sum()                                                # transfer's phase shift
-    phase = np.arange(size) * step
-    inside = (phase >= start) & (phase < end)
-    hold = np.where(inside, 0.0, np.where(phase < start, start - phase, cycle + start - phase))
-    shift = np.fft.rfft(folded)
-    expected_hold = np.fft.irfft(np.fft.rfft(hold) * np.conj(shift), size)  # by start phase
-    starts = np.zeros(size)
-    starts[min(math.ceil(start / step - 1e-9), size - 1)] = 1.0            # a renewal: the slice begins
-    requests = busy = 0.0
-    while (alive := starts.sum()) > TAIL:
-        requests += alive
-        busy += alive * mean + starts @ expected_hold
-        starts = np.fft.irfft(np.fft.rfft(starts) * shift, size)
-        starts = np.where(inside, np.clip(starts, 0.0, None), 0.0)       # ended in the slice: next starts now
-    return busy / requests
-
-
-def check_device_load(owner: str, field: str, rate: float, transfer_s: float, scv: float,
-                      windows: Windows, scheduling_parameter: int) -> None:
-    """Raise the standard ValueError unless a device at ``rate`` is stable, holds included."""
-    if rate * transfer_s >= 1.0:
-        raise ValueError(f"{owner}.{field} = {rate!r} is out of range: the device saturates even without "
-                         f"slicing; allowed {field} < 1 / transfer = {1.0 / transfer_s:.1f} I/O per s")
-    busy = held_busy_time(windows, transfer_s, scv)
-    if rate * busy >= 1.0:
-        raise ValueError(
-            f"{owner}.{field} = {rate!r} is out of range: with completions held until the domain runs again "
-            f"(scheduling parameter {scheduling_parameter}) each I/O keeps the device busy {1000 * busy:.1f} ms "
-            f"when requests queue ({1000 * transfer_s:.1f} ms transfer + {1000 * (busy - transfer_s):.1f} ms held), "
-            f"so its utilisation including the hold is {rate * busy:.2f} >= 1 and IOSQ would grow without bound; "
-            f"allowed {field} < {1.0 / busy:.1f} I/O per s")
 
 
 #: Requests a device run's measurement window (``max_time - warmup``) must expect, at least.  The model's
@@ -299,16 +115,6 @@ class DomainSetup(Params):
             raise ValueError(f"{owner}.switch_ms = {self.switch_ms!r} is out of range: allowed "
                              f"0 <= switch_ms < the shortest slice ({shortest_ms:g} ms)")
 
-    def windows(self, domain: str) -> Windows:
-        """The :class:`Windows` of ``domain`` ("IMS" or "TSO") under this setup."""
-        if domain not in ("IMS", "TSO"):
-            raise ValueError(f"domain = {domain!r} is not allowed: allowed one of ['IMS', 'TSO']")
-        if not self.sliced:
-            return Windows.always()
-        ims, tso = domain_windows(self.scheduling_parameter, self.ims_share, self.tso_share,
-                                  self.switch_ms / 1000.0)
-        return ims if domain == "IMS" else tso
-
 
 @dataclass(frozen=True)
 class DeviceParams(DomainSetup):
@@ -339,8 +145,6 @@ class DeviceParams(DomainSetup):
                              f"rate >= {MIN_WINDOW_REQUESTS / window:.4g} I/O per s, {MIN_WINDOW_REQUESTS:.1f} "
                              f"requests in the window (fewer leave a window empty too often to average over)")
         self.check_event_budget(self.events(), ("max_time", "rate"), shrinking=("rmf_cycle_ms",))
-        check_device_load("DeviceParams", "rate", self.rate, self.hardware_s, self.scv, self.windows(self.domain),
-                          self.scheduling_parameter)
 
     def events(self) -> float:
         """Ciw events of one replication: an arrival and an end of service per request and per RMF pop."""
@@ -385,7 +189,9 @@ class ImsParams(DomainSetup):
         that moves one extra message per cycle can carry (two messages per
         transaction).
         """
-        front_end = (1000.0 / self.frontend_ms + 1.0 / self.windows("IMS").cycle) / 2.0
+        # unsliced there is no cycle: one extra message per second, the 1 s cycle of ``Windows.always()``
+        cycles_per_s = 1.0 / cycle_length(self.scheduling_parameter) if self.sliced else 1.0
+        front_end = (1000.0 / self.frontend_ms + cycles_per_s) / 2.0
         throughput = min(self.terminals / self.think_s, 1000.0 * self.processors / self.cpu_ms, front_end)
         return 5.0 * throughput * self.max_time
 
@@ -431,8 +237,7 @@ class PanelParams(DomainSetup):
     rmf_rule: str = param("missed", choices=RMF_RULES,
                           doc="RMF's sample when its timer pops outside the slice")  # calibrated on Table 1 (3)
 
-    def __post_init__(self):
-        super().__post_init__()
-        transfer_s = self.service_ms * DEVICE_SPEED[self.device] / 1000.0
-        check_device_load("PanelParams", "device_rate", self.device_rate, transfer_s, self.scv, self.windows("IMS"),
-                          self.scheduling_parameter)
+    @property
+    def hardware_s(self) -> float:
+        """Mean PEND + DISC + CONN in seconds of the IMS device for the chosen device type."""
+        return self.service_ms * DEVICE_SPEED[self.device] / 1000.0
