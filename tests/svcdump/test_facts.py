@@ -1,6 +1,6 @@
 """The chapter quotes exactly the numbers facts() computes, glued by one hidden glue_facts call."""
 
-from chapter_facts import check_hides_only_the_glue, check_quoted_are_facts, quoted
+from chapter_facts import check_quoted_are_facts, quoted
 from perfstudies.models.svcdump import KEY, STUDY, facts
 
 
@@ -8,9 +8,6 @@ def test_facts_are_exactly_the_numbers_the_chapter_quotes():
     check_quoted_are_facts(KEY, facts())
     assert STUDY.facts is facts
 
-
-def test_the_chapter_glues_once_and_hides_only_that_call():
-    check_hides_only_the_glue(KEY)
 
 
 def test_the_quoted_parse_finds_roles_and_directives():
