@@ -58,6 +58,24 @@ def test_live_panel_reruns_and_reports_invalid_combinations():
     assert not any(box.disabled for box in panel.controls.values())
 
 
+def test_a_setting_the_panels_check_refuses_is_invalid_input_and_never_runs():
+    """A record the model cannot run (Panel.check, e.g. mdf's unstable device) reads like a refused value."""
+    calls = []
+
+    def check(params):
+        if params.drives > 2:
+            raise ValueError(f"params.drives = {params.drives} is out of range: allowed drives <= 2 here")
+        return params
+
+    panel = live_panel(Demo, ["drives", "load"], run=lambda p: calls.append(p) or p.drives,
+                       render=lambda result: f"{result} drives", check=check)
+    panel.controls["drives"].value = 3
+    assert "Invalid input" in panel.status.value and "params.drives = 3" in panel.status.value
+    assert [p.drives for p in calls] == [2], "the model ran at a setting its check refuses"
+    with pytest.raises(TypeError, match="^check = 1 is not allowed"):
+        live_panel(Demo, ["drives"], run=len, render=str, check=1)
+
+
 def test_live_panel_labels_sit_above_their_controls_in_full():
     panel = live_panel(Demo, ["load", "device"], run=lambda p: p, render=str)
     labels = [child.value for child in panel.children if isinstance(child, widgets.HTML)]

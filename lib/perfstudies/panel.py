@@ -82,6 +82,11 @@ class Panel:
         ``trace(params, seed) -> ({metric: number}, {name: frame})``: one
         replication as ``model`` runs it (the same metrics) plus the frames a
         chart draws; :func:`run_traced` uses it for the first replication.
+    check : callable, optional
+        ``check(params) -> params``: refuses, with a ValueError naming the
+        field and its allowed range, a setting the record accepts but the
+        model cannot run (mdf's unstable device); called before any
+        replication, and the live panel reports its refusal as invalid input.
     """
 
     params: type
@@ -94,6 +99,7 @@ class Panel:
     replications: int = 3
     ranges: Mapping[str, tuple] = dataclasses.field(default_factory=dict)
     trace: Callable | None = None
+    check: Callable | None = None
 
     def __post_init__(self):
         if not (isinstance(self.params, type) and issubclass(self.params, Params)):
@@ -120,6 +126,8 @@ class Panel:
             raise ValueError(f"Panel.ranges names {unknown}: allowed ranges of controls only, {list(self.controls)}")
         if self.trace is not None:
             check_callable("Panel.trace", self.trace)
+        if self.check is not None:
+            check_callable("Panel.check", self.check)
 
     def __hash__(self):  # the default's replications are cached per panel
         return id(self)
@@ -167,6 +175,8 @@ def _setting(panel, params) -> tuple[Panel, Params, Params]:
     if not isinstance(panel, Panel):
         raise TypeError(f"panel = {panel!r} has the wrong type: allowed a Panel")
     check_record("params", params, panel.params, none=True)
+    if params is not None and panel.check is not None:
+        panel.check(params)
     default = _checked_default(panel)
     return panel, default if params is None else params, default
 

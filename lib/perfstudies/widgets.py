@@ -152,7 +152,8 @@ class LivePanel(widgets.VBox):
 
 def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Params], object],
                render: Callable[[object], object], defaults: Params | None = None,
-               ranges: Mapping[str, tuple] | None = None) -> widgets.VBox:
+               ranges: Mapping[str, tuple] | None = None,
+               check: Callable[[Params], object] | None = None) -> widgets.VBox:
     """Controls plus an output area that re-runs ``run`` and shows ``render(result)``.
 
     Parameters
@@ -164,6 +165,9 @@ def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Pa
         ``run(params) -> result``: the model, called with a validated record.
     render : callable
         ``render(result) -> object`` to display (an Altair chart, a table...).
+    check : callable, optional
+        ``check(params)``: refuses (ValueError) a setting the record accepts but
+        the model cannot run; reported like a value the record refuses.
 
     Returns
     -------
@@ -179,6 +183,8 @@ def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Pa
     for argument, value in (("run", run), ("render", render)):
         if not callable(value):
             raise TypeError(f"{argument} = {value!r} is not allowed: a callable")
+    if check is not None and not callable(check):
+        raise TypeError(f"check = {check!r} is not allowed: None or a callable")
     boxes = controls(params_cls, names, defaults, ranges)
     defaults = defaults or params_cls()
     spec = params_cls.spec()
@@ -232,6 +238,8 @@ def live_panel(params_cls: type[Params], names: Sequence[str], run: Callable[[Pa
         try:
             try:
                 params = defaults.replace(**{name: box.value for name, box in boxes.items()})
+                if check is not None:
+                    check(params)
             except (ValueError, TypeError) as error:
                 output.clear_output()
                 say(f"<b>Invalid input</b>, so the model did not run: {html.escape(str(error))}. "
@@ -276,7 +284,7 @@ def panel_widget(panel: Panel, run: Callable[[Params], object] | None = None,
     run = run if run is not None else (lambda params: run_panel(panel, params))
     render = render if render is not None else panel_view
     return live_panel(panel.params, panel.controls, run=run, render=render, defaults=panel.defaults(),
-                      ranges=panel.ranges or None)
+                      ranges=panel.ranges or None, check=panel.check)
 
 
 def _field_of(boxes: dict[str, widgets.Widget], owner) -> str:
