@@ -84,6 +84,10 @@ def test_the_panel_refuses_a_device_rate_its_held_completions_make_unstable_befo
     monkeypatch.setattr(explore, "model", no_run)
     with pytest.raises(ValueError, match="^params.device_rate = 45.0 is out of range: with completions held"):
         explore.panel_model(PanelParams(device_rate=45.0), 1)
+    # the panel declares the same check, so a move there is refused as invalid input before any replication
+    assert explore.PANEL.check is explore.check_panel_load
+    with pytest.raises(ValueError, match="^params.device_rate = 45.0 is out of range"):
+        explore.widget_run(PanelParams(device_rate=45.0))
 
 
 def test_a_rate_the_device_cannot_sustain_is_refused_naming_the_sweeps_arguments():

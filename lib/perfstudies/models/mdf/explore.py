@@ -112,7 +112,7 @@ def panel_model(params: PanelParams, seed: int) -> dict[str, float]:
 PANEL = Panel(PanelParams, controls=("scheduling_parameter", "ims_share", "tso_share", "device_rate", "device",
                                      "terminals"),
               main="scheduling_parameter", defaults=panel_defaults, model=panel_model, shown=dict(DEVICE_ROWS),
-              seed=SEED, replications=DEVICE_REPLICATIONS)
+              seed=SEED, replications=DEVICE_REPLICATIONS, check=check_panel_load)
 
 
 def widget_run(params: PanelParams | None = None) -> pd.DataFrame:
