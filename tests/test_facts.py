@@ -1,4 +1,7 @@
-"""The quoted-number records (perfstudies.facts): what a fact may hold, and the one glue call."""
+"""The quoted-number records (perfstudies.facts): what a fact may hold, the one glue call, and that every
+chapter quotes exactly its study's facts (what a chapter may hide is tests/test_skeleton.py's)."""
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -6,6 +9,8 @@ import pytest
 
 from perfstudies import facts as facts_module
 from perfstudies.facts import Fact, checked_facts, glue_facts
+from perfstudies.paths import ROOT
+from perfstudies.studies import STUDIES, study
 
 
 def test_a_fact_keeps_a_number_as_a_plain_python_number():
@@ -39,3 +44,31 @@ def test_glue_facts_glues_each_fact_under_the_study_key(monkeypatch):
     with pytest.raises(ValueError, match=r"facts\['runs'\] = 5 has the wrong type: allowed a Fact"):
         glue_facts("mm1", {"runs": 5})
     assert facts_module.NAME.fullmatch("ex-fast-9-3")
+
+
+def quoted(text: str, key: str) -> set[str]:
+    """Fact names a chapter quotes: ``{glue:...}`<key>-NAME...``` roles and ``{glue}``/``{glue:figure}`` directives."""
+    roles = re.findall(rf"\{{glue(?::\w+)?\}}`{key}-([a-z0-9_-]+)", text)
+    directives = re.findall(rf"^```\{{glue(?::\w+)?\}} {key}-([a-z0-9_-]+)", text, flags=re.MULTILINE)
+    return set(roles) | set(directives)
+
+
+def test_the_quoted_parse_finds_roles_and_directives():
+    text = "{glue:text}`vts-a-b:.1f` and {glue}`vts-c`\n```{glue} vts-d\n```\n{glue:text}`mm1-e`"
+    assert quoted(text, "vts") == {"a-b", "c", "d"}
+
+
+@pytest.mark.parametrize("key", list(STUDIES))
+def test_every_chapter_quotes_exactly_the_numbers_its_studys_facts_compute(key):
+    """Every name the chapter quotes is one of facts(), every fact is quoted (fails naming the missing or
+    unused ones), and a count is glued as a whole number (as a float it reads '94.0 published cells')."""
+    found = study(key).facts()
+    names = quoted((ROOT / "notebooks" / f"{key}.md").read_text(), key)
+    assert names, f"notebooks/{key}.md quotes no fact"
+    assert not names - set(found), f"notebooks/{key}.md quotes names facts() lacks: {sorted(names - set(found))}"
+    assert not set(found) - names, f"facts() computes names notebooks/{key}.md never quotes: " \
+                                   f"{sorted(set(found) - names)}"
+    assert list(checked_facts(key, found)) == [f"{key}-{name}" for name in found]
+    counts = [name for name, fact in found.items() if fact.unit in ("cells", "replications")
+              or (name.startswith("board-") and "pct" not in name)]
+    assert all(isinstance(found[name].value, int) for name in counts), counts
