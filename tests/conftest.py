@@ -132,8 +132,8 @@ def only_localhost(route, blocked: list) -> None:
 #: The tests that run chapters in kernels (live widgets, JupyterLab in Chromium): they come last, and
 #: wait for a book build under way (it fills the chapters' disk memo).
 KERNEL_MODULES = ("test_lab_browser.py",)
-#: Tests that read the built book (besides test_book.py, which builds it): after the tests that need no
-#: book, so that whichever worker is free then runs them, beside the other's kernels or editions.
+#: Tests that read the built book (besides test_book.py, which builds it), longest first: after the tests
+#: that need no book, so that whichever worker is free then runs them, beside the other's kernels.
 BOOK_READER_MODULES = ("test_book_wide.py", "test_book_narrow.py", "test_book_pdf.py")
 #: Tests that build an edition of the book: last, so the reader's build (the other worker's, which
 #: they wait for) has executed the notebooks they reuse.
@@ -202,6 +202,7 @@ def pytest_collection_modifyitems(config, items):
         keys = _comparisons_of(item)
         return 0 if not keys else 3 if len(keys) > 1 else 2 if keys == [WARM_ORDER[0]] else 1
 
+    readers.sort(key=lambda item: BOOK_READER_MODULES.index(item.path.name))  # longest first, not by name
     items[:] = book + sorted(middle, key=stage) + kernels + readers + editions
 
 
