@@ -7,7 +7,7 @@ out of their box, the legend entries drawn outside the figure and the promises o
 that scrolls sideways inside it, with whether it is a table that shows a scroll cue, and every glued
 number (myst-nb's ``span.pasted-text``) set bolder than its sentence.  The helpers
 below turn that into one line per problem, each naming the chart by its number and title, so
-the browser suites (``test_book_wide.py``, ``test_book_narrow.py``) can list them page by page.
+``tests/test_book.py`` can list them page by page.
 
 Text boxes are the rendered SVG ``text`` elements' own boxes (``getBBox``) carried to the screen by
 their transform (``getScreenCTM``), so rotated axis labels are compared as the rotated rectangles

@@ -69,33 +69,18 @@ BUILT_BOOK_ENV = "PERFSTUDIES_BUILT_BOOK"
 
 
 @pytest.fixture(scope="session")
-def built_book(request) -> Path:
-    """The whole book, built with warnings as errors and every notebook executed, once per test run.
-
-    The first test process to ask builds it (test_book.py, handed out first); a second one (the
-    browser suites, on the other worker) waits for that build and reads it.
-    """
+def built_book() -> Path:
+    """The whole book, built with warnings as errors and every notebook executed."""
     if os.environ.get(BUILT_BOOK_ENV):
         return Path(os.environ[BUILT_BOOK_ENV])
     with book_lock():  # the kernel tests of the other worker wait for the build (and the rebuild)
-        built = _built_marker(request.config)
-        if built is not None and built.exists():
-            return HTML
         ensure_comparisons(WARM_ORDER)  # the Accuracy page and every chapter read them
         result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
         assert result.returncode == 0, f"book build failed:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
         # The same build again at once, nothing changed (test_book checks it executed nothing): still
         # under the lock, so no kernel test saves a chapter in between.
         BOOK_BUILDS["rebuild"] = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
-        if built is not None:
-            built.write_text("built\n")
     return HTML
-
-
-def _built_marker(config) -> Path | None:
-    """The file that says this test run (xdist's run id, shared by its workers) has built the book."""
-    run = getattr(config, "workerinput", {}).get("testrunuid")
-    return COMPARISON_LOCKS / f"book-built-{run}" if run else None
 
 
 #: The session's builds of this tree's book, by name ("rebuild": the build repeated with nothing changed).
@@ -132,9 +117,6 @@ def only_localhost(route, blocked: list) -> None:
 #: The tests that run chapters in kernels (live widgets, JupyterLab in Chromium): they come last, and
 #: wait for a book build under way (it fills the chapters' disk memo).
 KERNEL_MODULES = ("test_lab_browser.py",)
-#: Tests that read the built book (besides test_book.py, which builds it), longest first: after the tests
-#: that need no book, so that whichever worker is free then runs them, beside the other's kernels.
-BOOK_READER_MODULES = ("test_book_wide.py", "test_book_narrow.py", "test_book_pdf.py")
 #: Tests that build an edition of the book: last, so the reader's build (the other worker's, which
 #: they wait for) has executed the notebooks they reuse.
 EDITION_MODULES = ("test_editions.py",)
@@ -176,25 +158,23 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Order the tests for xdist: the book build first; what reads the built book last.
+    """Order the tests for xdist: the book build first, the chapters in kernels and the editions last.
 
     xdist (``--dist loadfile --no-loadscope-reorder``) hands out whole files in this order, so the first
     worker starts on test_book.py, the book build, at once
     (computing the study comparisons, mdf's first), the other works through the tests that read no
-    comparison, then the study tests (computing the comparisons the build has not reached).  The last
-    groups all wait for the book: the kernels' group, the longest file of the run (every chapter in
-    JupyterLab), first; then the browser suites and the print edition (BOOK_READER_MODULES), which
-    the other worker takes meanwhile; the editions, which may not run beside the kernels, at the end.
+    comparison, then the study tests (computing the comparisons the build has not reached).  Both of
+    the last groups wait for the book: the kernels' group, the longest file of the run (every chapter
+    in JupyterLab), comes first, so that it starts as soon as a worker is free and the other worker
+    fills the end with the editions instead of waiting for it.
     """
-    book, middle, readers, editions, kernels = [], [], [], [], []
+    book, middle, editions, kernels = [], [], [], []
     for item in items:
         if item.path.name in KERNEL_MODULES:
             kernels.append(item)
         elif item.path.name in EDITION_MODULES:
             editions.append(item)
-        elif item.path.name in BOOK_READER_MODULES:
-            readers.append(item)
-        elif "built_book" in getattr(item, "fixturenames", ()):
+        elif {"built_book", "rendered"} & set(getattr(item, "fixturenames", ())):
             book.append(item)
         else:
             middle.append(item)
@@ -202,8 +182,7 @@ def pytest_collection_modifyitems(config, items):
         keys = _comparisons_of(item)
         return 0 if not keys else 3 if len(keys) > 1 else 2 if keys == [WARM_ORDER[0]] else 1
 
-    readers.sort(key=lambda item: BOOK_READER_MODULES.index(item.path.name))  # longest first, not by name
-    items[:] = book + sorted(middle, key=stage) + kernels + readers + editions
+    items[:] = book + sorted(middle, key=stage) + kernels + editions
 
 
 #: Studies in the order the book build computes their comparisons (longest first: mdf's takes over four

@@ -1,11 +1,19 @@
-"""The book builds cleanly with every notebook executed, rebuilds as a no-op, and searches offline.
+"""The book builds cleanly, fails on a raising cell, and works in a real browser offline.
 
-This file builds the book (the ``built_book`` fixture, on one test worker); the browser suites that
-read the built pages are ``test_book_wide.py`` and ``test_book_narrow.py`` (``book_pages``), and
-the print edition's is ``test_book_pdf.py``: apart, so that they run on whichever worker is free
-once the book is built.
+The browser tests open every page in headless Chromium at two window widths, a
+desktop's (1300 px) and a phone's (420 px), with every non-localhost request
+blocked, and check what a reader would see: no console error, every chart
+drawn, sliders that change their chart, charts and tables no wider than the
+text column, no page that scrolls sideways, no raw ``nan`` or exponent in a
+table; and what a reader would otherwise catch by eye (``book_layout``): no two
+labels of a chart overlapping, no diagram label spilling out of its box, no
+legend entry outside its figure, no band, interval, line or markers promised by a chart's title or
+legend left undrawn, nothing but a cued table scrolling sideways; and search from the built files
+(``file://``) without console errors.  Screenshots of every page at both widths land in ``_build/screenshots/``.
+Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
+import importlib.util
 import os
 import re
 from html.parser import HTMLParser
@@ -13,23 +21,62 @@ from pathlib import Path
 
 import pytest
 
-from book_pages import by_page, pages
+from book_layout import ARGUMENTS, LAYOUT, chart_problems, scroll_problems
 from conftest import BOOK_BUILDS, BUILT_BOOK_ENV, CHROMIUM, CHROMIUM_ARGS, ROOT, only_localhost
+from perfstudies import self_checks
+from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+#: A desktop window and a phone's.
+WIDE, NARROW = 1300, 420
+# marks Vega draws as SVG paths, symbols, lines, rects or text inside a mark group
+MARKS = "g[class*='mark-'] path, g[class*='mark-'] line, g[class*='mark-'] rect, g[class*='mark-'] text"
+#: What a reader-facing table cell must never show: NaN, or a number in exponent notation.
+RAW_CELL = re.compile(r"(?i:\bnan\b)|\d[eE][+-]\d")
 #: Chapters need at least this many numbered exercises, each with a solution.
 MIN_EXERCISES = 6
 
+#: Measured in the page: the text column's width, every chart's drawn and natural width,
+#: every table's width, the page's scroll width, the text of every table cell, and every live
+#: panel's scroll and client widths.
+MEASURE = """() => {
+  const article = document.querySelector('article.bd-article') || document.querySelector('main');
+  const style = getComputedStyle(article);
+  const column = article.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const charts = [...document.querySelectorAll('.perfstudies-chart')].map((chart, index) => {
+    const svg = chart.querySelector('svg');
+    return {index, title: (chart.querySelector('svg .role-title-text') || {}).textContent || '',
+            container: chart.clientWidth, natural: svg ? parseFloat(svg.getAttribute('width')) : 0,
+            shown: svg ? svg.getBoundingClientRect().width : 0};
+  });
+  const tables = [...article.querySelectorAll('table')].map((table, index) => {
+    const head = [...table.querySelectorAll('th')].slice(0, 3).map(th => th.textContent.trim()).join(' | ');
+    return {index, head, width: table.getBoundingClientRect().width,
+            cells: [...table.querySelectorAll('td, th')].map(cell => cell.textContent.trim())};
+  });
+  const panels = [...document.querySelectorAll('.perfstudies-live-panel')].map((panel, index) => (
+    {index, scrollWidth: panel.scrollWidth, clientWidth: panel.clientWidth,
+     width: panel.getBoundingClientRect().width}));
+  return {column, scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth, charts, tables, panels};
+}"""
 
-def _chapters(built: list[str]) -> list[str]:
+
+def _pages(html: Path) -> list[str]:
+    return sorted(str(p.relative_to(html)) for p in html.rglob("*.html")
+                  if p.parts[len(html.parts)] in ("book", "notebooks"))
+
+
+def _chapters(pages) -> list[str]:
     """The chapters: every study notebook, *Queueing in one page* when present, and the introduction."""
-    return [page for page in built if page.startswith("notebooks/") or page in ("book/queueing.html",
+    return [page for page in pages if page.startswith("notebooks/") or page in ("book/queueing.html",
                                                                                   "book/intro.html")]
 
 
 def test_book_builds_with_every_notebook_executed(built_book):
-    built = pages(built_book)
-    assert {"book/intro.html", "book/accuracy.html", "book/glossary.html", "book/references.html"} <= set(built)
+    pages = _pages(built_book)
+    assert {"book/intro.html", "book/accuracy.html", "book/glossary.html", "book/references.html"} <= set(pages)
     intro = (built_book / "book" / "intro.html").read_text()
     assert "perfstudies-chart" in intro, "the intro's executed chart output is missing"
     assert (built_book / "_sources" / "book" / "intro.ipynb").exists(), "chapter .ipynb download missing"
@@ -77,7 +124,7 @@ class _Apparatus(HTMLParser):
 
 def _apparatus_problems(html: Path) -> dict[str, list[str]]:
     problems = {}
-    for page in _chapters(pages(html)):
+    for page in _chapters(_pages(html)):
         found = _Apparatus()
         found.feed((html / page).read_text())
         numbered = [title for title in found.exercises if re.match(r"Exercise \d+", title)]
@@ -104,7 +151,188 @@ def _apparatus_problems(html: Path) -> dict[str, list[str]]:
 def test_every_chapter_links_the_glossary_and_has_numbered_exercises(built_book):
     """Glossary links, six numbered exercises with solutions, a Summary and a What's next (not the intro)."""
     problems = _apparatus_problems(built_book)
-    assert not problems, by_page(problems)
+    assert not problems, _by_page(problems)
+
+
+def _by_page(problems: dict[str, list[str]]) -> str:
+    return "\n".join(f"{page}:\n  " + "\n  ".join(items) for page, items in sorted(problems.items()))
+
+
+@pytest.fixture(scope="session")
+def rendered(built_book, book_url):
+    """Every page opened in Chromium at both widths: measurements, console problems, screenshots."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: make test installs Debian's chromium (make browser)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    result = {"problems": [], "blocked": [], "slider_pages": [], "self_checks": {}, WIDE: {}, NARROW: {}}
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        for width in (WIDE, NARROW):
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            context.route("**/*", lambda route: only_localhost(route, result["blocked"]))
+            for page_path in _pages(built_book):
+                result[width][page_path] = _render(context, book_url, page_path, width, result)
+            context.close()
+        browser.close()
+    return result
+
+
+def _render(context, book_url, page_path, width, result):
+    problems = result["problems"]
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(f"{page_path} ({width} px): {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"{page_path} ({width} px): {e}"))
+    page.goto(f"{book_url}/{page_path}", wait_until="load")
+    charts = page.locator(".perfstudies-chart")
+    for index in range(charts.count()):
+        chart = charts.nth(index)
+        chart.scroll_into_view_if_needed()
+        chart.locator(MARKS).first.wait_for(state="attached", timeout=15_000)
+    if page.locator(".math").count():
+        page.locator("mjx-container").first.wait_for(state="attached", timeout=15_000)
+    page.wait_for_timeout(300)  # container-sized charts redraw once their width is known
+    measured = page.evaluate(MEASURE)
+    measured["layout"] = page.evaluate(LAYOUT, ARGUMENTS)
+    page.evaluate("window.scrollTo(0, 0)")
+    # A window as tall as the page first: Chromium's full-page capture otherwise resizes the window
+    # for the shot, and charts sized to their container redraw at a transient width.
+    page.set_viewport_size({"width": width, "height": page.evaluate("document.documentElement.scrollHeight")})
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SCREENSHOTS / f"{page_path.replace('/', '__')}-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": width, "height": 900})
+    if width == WIDE and page.locator(".perfstudies-chart input[type=range]").count():
+        result["slider_pages"].append(page_path)
+        _move_slider_and_check_chart_changes(page, page_path, problems)
+    chapter = page_path.removesuffix(".html")
+    if width == WIDE and chapter in self_checks.CHAPTER_QUESTIONS:  # after the screenshot: it fills the forms
+        typed = [[_wrong(question), question.shown_answer] for question in self_checks.for_chapter(chapter).questions]
+        result["self_checks"][chapter] = page.evaluate(CHECK_ANSWERS, typed)
+    page.close()
+    return measured
+
+
+@pytest.mark.browser
+def test_every_page_renders_offline_in_chromium(rendered):
+    assert not rendered["blocked"], f"pages asked for non-localhost resources: {sorted(set(rendered['blocked']))}"
+    assert not rendered["problems"], "\n".join(rendered["problems"])
+    chapters = ({"book/intro.html"} | {f"notebooks/{key}.html" for key in STUDIES}) & set(rendered[WIDE])
+    missing = chapters - set(rendered["slider_pages"])
+    assert not missing, f"pages without a kernel-free slider: {missing}"
+
+
+@pytest.mark.browser
+def test_charts_and_tables_fit_the_text_column_at_1300_px(rendered):
+    problems = {}
+    for page, measured in rendered[WIDE].items():
+        column = measured["column"]
+        for chart in measured["charts"]:
+            if chart["natural"] > column + 1:
+                problems.setdefault(page, []).append(
+                    f"chart {chart['index'] + 1} ({chart['title'][:50]!r}) is {chart['natural']:.0f} px wide "
+                    f"in a {column:.0f} px column")
+        for table in measured["tables"]:
+            if table["width"] > column + 1:
+                problems.setdefault(page, []).append(
+                    f"table {table['index'] + 1} ({table['head'][:50]!r}) is {table['width']:.0f} px wide "
+                    f"in a {column:.0f} px column (tables.split or tables.long_format)")
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_no_page_scrolls_sideways_at_420_px(rendered):
+    problems = {}
+    for page, measured in rendered[NARROW].items():
+        if measured["scrollWidth"] > measured["clientWidth"] + 1:
+            problems.setdefault(page, []).append(
+                f"the page is {measured['scrollWidth']} px wide in a {measured['clientWidth']} px window")
+        for chart in measured["charts"]:
+            if chart["shown"] > chart["container"] + 1:
+                problems.setdefault(page, []).append(
+                    f"chart {chart['index'] + 1} ({chart['title'][:50]!r}) shows {chart['shown']:.0f} px "
+                    f"in {chart['container']:.0f} px")
+        for panel in measured["panels"]:  # controls stack, tables fold: nothing scrolls inside the panel
+            if panel["scrollWidth"] > panel["clientWidth"] + 1 or panel["width"] > measured["column"] + 1:
+                problems.setdefault(page, []).append(
+                    f"live panel {panel['index'] + 1} scrolls sideways: {panel['scrollWidth']} px of content in "
+                    f"{panel['clientWidth']} px, {panel['width']:.0f} px in a {measured['column']:.0f} px column")
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_no_table_cell_shows_nan_or_exponent_notation(rendered):
+    problems = {}
+    for page, measured in rendered[WIDE].items():
+        for table in measured["tables"]:
+            raw = sorted({cell for cell in table["cells"] if RAW_CELL.search(cell)})
+            if raw:
+                problems.setdefault(page, []).append(
+                    f"table {table['index'] + 1} ({table['head'][:50]!r}) shows {raw[:5]} (use tables.readable)")
+    assert not problems, _by_page(problems)
+
+
+def _move_slider_and_check_chart_changes(page, page_path, problems):
+    chart = page.locator(".perfstudies-chart", has=page.locator("input[type=range]")).first
+    slider = chart.locator("input[type=range]").first
+    before = chart.locator("svg").first.inner_html()
+    target = slider.get_attribute("max")
+    if slider.input_value() == target:
+        target = slider.get_attribute("min")
+    slider.fill(target)
+    page.wait_for_timeout(500)
+    if chart.locator("svg").first.inner_html() == before:
+        problems.append(f"{page_path}: moving the slider to {target} did not change the chart")
+
+
+def _layout_problems(rendered, widths, problems_of) -> dict[str, list[str]]:
+    problems = {}
+    for width in widths:
+        for page, measured in rendered[width].items():
+            for problem in problems_of(measured["layout"]):
+                problems.setdefault(page, []).append(f"({width} px) {problem}")
+    return problems
+
+
+@pytest.mark.browser
+def test_no_two_labels_of_a_chart_overlap(rendered):
+    """Axis labels, legend labels, titles and mark labels of one chart, at both widths."""
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "overlaps"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_every_diagram_label_stays_inside_its_box(rendered):
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "spills"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_every_legend_entry_is_inside_its_figure(rendered):
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "outside"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_every_promise_of_a_chart_title_or_legend_is_drawn(rendered):
+    """A band, an interval, a line, a dashed line or markers that a chart's title or legend names is drawn
+    where a reader can see it (a band 4 px thick somewhere, clear of a 2 px line; a line 10 px long), at both widths."""
+    problems = _layout_problems(rendered, (WIDE, NARROW), lambda layout: chart_problems(layout, "broken"))
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_nothing_scrolls_sideways_inside_a_page_at_420_px_but_a_cued_table(rendered):
+    """A box that scrolls sideways hides part of itself: only a table may, and it shows that it does."""
+    problems = _layout_problems(rendered, (NARROW,), scroll_problems)
+    assert not problems, _by_page(problems)
+
+
+@pytest.mark.browser
+def test_glued_numbers_are_set_in_the_weight_of_their_sentence(rendered):
+    """myst-nb sets glued text bold; the book's stylesheet sets it as its sentence is (bold inside **...**)."""
+    problems = {page: [f"glued {text!r} is bolder than its sentence" for text in measured["layout"]["shouted"]]
+                for page, measured in rendered[WIDE].items() if measured["layout"]["shouted"]}
+    assert not problems, _by_page(problems)
 
 
 def _search(context, url: str) -> tuple[list[str], list[str], int]:
@@ -144,3 +372,61 @@ def test_search_works_from_files_without_console_errors_and_with_snippets_when_s
     assert served[:2] == ([], []) and served[2] > 0, f"served: {served}"
 
 
+#: Types each given answer into its form and submits it as the Check button does; returns, per form and
+#: answer, what was typed, the form's classes and what the form then says.
+CHECK_ANSWERS = """(typed) => [...document.querySelectorAll('form.perfstudies-self-check')].map((form, index) =>
+  typed[index].map(text => {
+    form.querySelector('input').value = text;
+    form.requestSubmit(form.querySelector('button'));
+    return [text, form.className, form.querySelector('.perfstudies-self-check-verdict').textContent];
+  }))"""
+
+
+def _wrong(question) -> str:
+    """A number outside the question's tolerance."""
+    return repr(question.answer + 1 if question.tolerance == 0 else question.answer * (1 + 3 * question.tolerance))
+
+
+@pytest.mark.browser
+def test_every_chapters_self_check_questions_accept_the_answer_and_refuse_a_wrong_one(rendered):
+    """On every chapter: a number outside each question's tolerance is refused, the answer as the page
+    shows it once found is accepted (perfstudies.self_checks computes both; the page's script checks).
+    The forms are filled on the pages the ``rendered`` pass opened, after their screenshots."""
+    problems = []
+    for chapter in self_checks.CHAPTER_QUESTIONS:
+        questions, checked = self_checks.for_chapter(chapter).questions, rendered["self_checks"].get(chapter, [])
+        if len(checked) != len(questions):
+            problems.append(f"{chapter}: {len(checked)} self-check forms for {len(questions)} questions")
+            continue
+        for index, (question, answers) in enumerate(zip(questions, checked)):
+            for (text, classes, said), verdict in zip(answers, ("perfstudies-wrong", "perfstudies-right")):
+                if verdict not in classes.split():
+                    problems.append(f"{chapter} Q{index + 1}: typing {text!r} gave {classes!r}, "
+                                    f"not {verdict} (answer {question.answer!r} {question.rule})")
+            if question.shown_answer not in said:
+                problems.append(f"{chapter} Q{index + 1}: a right answer says {said!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_chapter_typesets_to_an_a4_pdf_with_its_charts_drawn(built_book, tmp_path):
+    """`make pdf CHAPTER=spxtape` on the book this session built: TeX typesets it, nothing executes."""
+    spec = importlib.util.spec_from_file_location("pdf", ROOT / "scripts" / "pdf.py")
+    pdf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pdf)
+    import nbformat
+    from pypdf import PdfReader
+
+    executed = nbformat.read(built_book.parent / "jupyter_execute" / "notebooks" / "spxtape.ipynb", as_version=4)
+    charts = sum('class="perfstudies-chart"' in "".join(output.get("data", {}).get("text/html", ""))
+                 for cell in executed.cells for output in cell.get("outputs", []))
+    printed = PdfReader(pdf.build("reader", "spxtape", tmp_path / "spxtape.pdf"))
+    text = " ".join(page.extract_text() for page in printed.pages)
+    width, height = (float(side) * 25.4 / 72 for side in printed.pages[0].mediabox[2:])
+    assert (round(width), round(height)) == (210, 297), "A4 portrait"
+    assert len(printed.pages) >= 10
+    assert "SPXTAPE" in text and "Exercise 2.1" in text and "Exercise 2.6" in text, "the chapter, numbered"
+    assert "??" not in text, "every reference resolved"
+    drawn = {(index, name) for index, page in enumerate(printed.pages)
+             for name, image in page.get("/Resources", {}).get("/XObject", {}).items()
+             if image.get_object().get("/Subtype") in ("/Form", "/Image")}
+    assert charts >= 3 and len(drawn) >= charts, f"{len(drawn)} drawings for {charts} charts"

@@ -1,7 +1,8 @@
 """Self-check questions: three or more per chapter, answers from the library, checked in Chromium offline.
 
 No build needed: the browser test, which types answers into every chapter's questions, is in
-``tests/test_book_wide.py`` (it reads the book this test run built).
+``tests/test_book.py`` (it reuses that file's session build, which another file would repeat on
+another xdist worker).
 """
 
 import math
