@@ -34,6 +34,18 @@ def _columns(records: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]
             records["exit_date"].to_numpy(dtype=float))
 
 
+def _every_chunk(node: np.ndarray, exit_date: np.ndarray, last: int, chunks: int, verb: str
+                 ) -> tuple[np.ndarray, float]:
+    """The records of node ``last`` (where every chunk ends) and the time from the batch to the last of them.
+
+    Raises RuntimeError if fewer than ``chunks`` got there before the run's horizon.
+    """
+    finished = node == last
+    if finished.sum() != chunks:
+        raise RuntimeError(f"only {finished.sum()} of {chunks} chunks were {verb} before the horizon")
+    return finished, float(exit_date[finished].max()) - BATCH_AT
+
+
 def dump_metrics(params: DumpParams, records: pd.DataFrame) -> dict[str, float]:
     """The dump's quantities from its records.
 
@@ -52,10 +64,7 @@ def dump_metrics(params: DumpParams, records: pd.DataFrame) -> dict[str, float]:
         If not every chunk was written before the run's horizon.
     """
     node, service, exit_date = _columns(records)
-    written = node == channel_node(params)
-    if written.sum() != params.chunks:
-        raise RuntimeError(f"only {written.sum()} of {params.chunks} chunks were written before the horizon")
-    elapsed = float(exit_date[written].max()) - BATCH_AT
+    written, elapsed = _every_chunk(node, exit_date, channel_node(params), params.chunks, "written")
     volumes = service[(node >= CAPTURE + 1) & (node <= CAPTURE + params.stripes)]
     ios_per_chunk = analytic.written_blocks(params) / params.chunks / BLOCKS_PER_IO
     return {
@@ -78,7 +87,4 @@ def ipcs_metrics(params: DumpParams, records: pd.DataFrame) -> dict[str, float]:
         If not every chunk was read before the run's horizon.
     """
     node, _, exit_date = _columns(records)
-    done = node == ipcs_node(params)
-    if done.sum() != params.chunks:
-        raise RuntimeError(f"only {done.sum()} of {params.chunks} chunks were read before the horizon")
-    return {"ipcs_s": float(exit_date[done].max()) - BATCH_AT}
+    return {"ipcs_s": _every_chunk(node, exit_date, ipcs_node(params), params.chunks, "read")[1]}
