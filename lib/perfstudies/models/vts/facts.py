@@ -54,6 +54,11 @@ def recall_sweep() -> pd.DataFrame:
     return memoized("vts-recall-sweep", explore.recall_sweep, seed=SEED)
 
 
+def example_run() -> pd.DataFrame:
+    """The chapter's example run (the memo entry both the example's facts and the utilisation law read)."""
+    return memoized("vts-example-run", explore.example_run, seed=SEED)
+
+
 def model_facts() -> dict[str, Fact]:
     """Replication counts, the customer's size, and the calibrated constants the sanity check quotes."""
     defaults, calibrated = VTSParams(), calibrate()
@@ -124,8 +129,8 @@ def mva_facts() -> dict[str, Fact]:
 
 
 def example_facts() -> dict[str, Fact]:
-    """The example run's utilisations (:func:`.explore.example_run`)."""
-    busy = explore.example_run()["mean"]
+    """The example run's utilisations (:func:`example_run`)."""
+    busy = example_run()["mean"]
     return {f"example-{name}-util": Fact(busy[f"utilisation of {name}"], "", f"utilisation of {name}")
             for name in ("tape", "processors", "channels", "cache")}
 
@@ -309,7 +314,7 @@ def _recall_exercise_facts() -> dict[str, Fact]:
 
 def _utilisation_facts() -> dict[str, Fact]:
     """The utilisation law on the example run."""
-    busy = explore.example_run()["mean"]
+    busy = example_run()["mean"]
     host = busy["host MB/s"]
     capacity = capacities(paf(workload="sustained_write", compressibility=3.0))
     return {"ex-host": Fact(host, "MB/s", "the example run's throughput"),
