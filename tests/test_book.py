@@ -419,7 +419,10 @@ def test_a_chapter_typesets_to_an_a4_pdf_with_its_charts_drawn(built_book, tmp_p
     executed = nbformat.read(built_book.parent / "jupyter_execute" / "notebooks" / "spxtape.ipynb", as_version=4)
     charts = sum('class="perfstudies-chart"' in "".join(output.get("data", {}).get("text/html", ""))
                  for cell in executed.cells for output in cell.get("outputs", []))
+    environment = dict(os.environ)
     printed = PdfReader(pdf.build("reader", "spxtape", tmp_path / "spxtape.pdf"))
+    # Sphinx ran in this process: what it set (the book build's flag) must not reach a later JupyterLab
+    assert dict(os.environ) == environment, "the PDF build left the process's environment changed"
     text = " ".join(page.extract_text() for page in printed.pages)
     width, height = (float(side) * 25.4 / 72 for side in printed.pages[0].mediabox[2:])
     assert (round(width), round(height)) == (210, 297), "A4 portrait"

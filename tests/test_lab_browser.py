@@ -28,6 +28,7 @@ import psutil
 import pytest
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, book_extension, only_localhost
+from perfstudies.context import BOOK_BUILD_ENV
 
 # A page whose kernel sits idle (no CPU, no output) while cells are still to run fails in seconds,
 # with the kernel's state, instead of at RUN_TIMEOUT (book/_ext/stuck_cells.py).
@@ -140,6 +141,7 @@ def lab(tmp_path_factory):
     log = (scratch / "lab.log").open("w")
     # A fresh workspace directory, so no tab from an earlier session reopens.
     env = {**os.environ, "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces")}
+    env.pop(BOOK_BUILD_ENV, None)  # a live JupyterLab, whatever this worker ran before (perfstudies.context)
     # Kernels on Unix sockets (book/_ext/ipc_kernels.py): no localhost ports to race for with the
     # kernels and servers of the other pytest worker.
     args = f"--port={port} --ServerApp.port_retries=0 --IdentityProvider.token={token} " \
