@@ -90,7 +90,11 @@ def test_the_public_functions_have_the_shared_signatures(key):
     assert module.model.__module__.endswith(".network")
     assert module.calibrate.__module__.endswith(".calibration")
     assert module.comparison == module.STUDY.comparison, "the comparison is the contract's, not the study's own"
-    assert module.widget_run.__module__.endswith(".explore") and module.sweep_points.__module__.endswith(".explore")
+    assert module.widget_run.__module__.endswith(".explore")
+    assert module.SWEEPS is module.STUDY.sweeps and module.SWEEPS, "the chapter's sweeps, declared"
+    for name, sweep in module.SWEEPS.items():
+        assert sweep.name == f"{key}-{name}" and sweep.seed == module.SEED, name
+        assert sweep.points.__module__.endswith(".explore") and sweep.model.__module__.endswith(".network"), name
     assert callable(importlib.import_module(f"perfstudies.models.{key}.network").build_network)
 
 

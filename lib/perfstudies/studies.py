@@ -18,8 +18,8 @@ modules in :data:`LAYERS`, lowest first)::
       calibration.py  calibrate(): named published cells -> parameters
       comparison.py   experiments() and cells(): every published cell declared (perfstudies.cells);
                       comparison() runs the one evaluator (perfstudies.evaluate) on them
-      explore.py      PANEL = Panel(...) (perfstudies.panel), widget_run(params=None) and sweep_points():
-                      the chapter's interactive parts
+      explore.py      PANEL = Panel(...) (perfstudies.panel), widget_run(params=None) and
+                      SWEEPS = {name: Sweep(...)} (perfstudies.stored_sweeps): the chapter's interactive parts
       figures.py      every chart and diagram the chapter shows
       facts.py       facts() -> {name: Fact}: every number the chapter's prose quotes (perfstudies.facts)
 
@@ -41,8 +41,9 @@ Conventions shared by every study:
 ``widget_run`` ``widget_run(params=None)``: what one change of the live panel runs, the one panel
                table of :func:`perfstudies.panel.run_panel` (``None`` means the chapter's
                default); benchmarked by ``make bench`` at the default and the slowest setting.
-``sweep_points`` the parameter records of the precomputed sweep behind the chapter's
-               kernel-free slider.
+``SWEEPS``     ``{name: Sweep}``, the precomputed sweeps behind the chapter's kernel-free
+               sliders (:class:`perfstudies.stored_sweeps.Sweep`: model, points, replications,
+               seed); ``make runs`` stores their values, which the book replays after a check.
 ``calibrate``  the calibrated parameters, each set from a named published cell.
 ``cells``      every compared published cell as a :class:`perfstudies.cells.CellSpec`.
 ``experiments`` the :class:`perfstudies.cells.Experiment` records the cells name.
@@ -71,7 +72,7 @@ LAYERS = ("params", "workload", "mechanism", "analytic", "metrics", "network", "
 OPTIONAL_LAYERS = ("workload", "metrics")
 #: Names every study's ``__init__`` exports.
 PUBLIC_API = ("STUDY", "KEY", "DOCUMENT", "SEED", "model", "calibrate", "cells", "experiments", "comparison",
-              "widget_run", "sweep_points", "PANEL")
+              "widget_run", "SWEEPS", "PANEL")
 
 
 def study_module(key: str) -> ModuleType:

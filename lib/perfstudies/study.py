@@ -36,8 +36,10 @@ widget_run : callable
     :func:`perfstudies.panel.run_panel` of :attr:`panel` (a study that draws
     a trace returns :func:`perfstudies.panel.run_traced`'s ``PanelRun``, the
     same table plus the first replication's frames).
-sweep_points : callable
-    ``sweep_points()``: the parameter records of the chapter's precomputed sweep.
+sweeps : mapping
+    ``{name: Sweep}``: the precomputed sweeps behind the chapter's kernel-free
+    sliders (:class:`perfstudies.stored_sweeps.Sweep`, each of scope ``key``);
+    ``make runs`` stores their values and :meth:`Sweep.runs` replays them.
 panel : Panel
     The live panel, declared (:class:`perfstudies.panel.Panel`): its record,
     controls and main control, the chapter's default, the model one
@@ -49,7 +51,7 @@ facts : callable
 """
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
@@ -59,9 +61,10 @@ from perfstudies.evaluate import simulate, tabulate
 from perfstudies.panel import Panel
 from perfstudies.params import Params, check_callable, check_integer, check_text
 from perfstudies.runner import MAX_SEED
+from perfstudies.stored_sweeps import Sweep
 
 #: The callable fields of :class:`Study`.
-CALLABLES = ("model", "calibrate", "cells", "experiments", "widget_run", "sweep_points", "facts")
+CALLABLES = ("model", "calibrate", "cells", "experiments", "widget_run", "facts")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,7 +80,7 @@ class Study:
     cells: Callable
     experiments: Callable
     widget_run: Callable
-    sweep_points: Callable
+    sweeps: Mapping
     panel: Panel
     facts: Callable
 
@@ -91,6 +94,11 @@ class Study:
             raise ValueError(f"Study.params = {self.params!r} has the wrong type: allowed a Params record class")
         for name in CALLABLES:
             check_callable(f"Study.{name}", getattr(self, name))
+        if not isinstance(self.sweeps, Mapping) or not all(
+                isinstance(name, str) and name.isidentifier() and isinstance(sweep, Sweep) and sweep.scope == self.key
+                for name, sweep in self.sweeps.items()):
+            raise ValueError(f"Study.sweeps = {self.sweeps!r} is not allowed: allowed a {{name: Sweep}} mapping "
+                             f"(perfstudies.stored_sweeps), names identifiers, each Sweep of scope {self.key!r}")
         if not isinstance(self.panel, Panel):
             raise ValueError(f"Study.panel = {self.panel!r} has the wrong type: allowed a Panel (perfstudies.panel)")
 

@@ -17,6 +17,7 @@ from perfstudies.facts import Fact
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import Params, param
 from perfstudies.runner import run_ciw
+from perfstudies.stored_sweeps import Sweep
 from perfstudies.study import Study
 
 KEY = "mm1"
@@ -83,6 +84,9 @@ def facts() -> dict[str, Fact]:
 PANEL = Panel(QueueParams, controls=("arrival_rate",), main="arrival_rate", defaults=QueueParams, model=model,
               shown={"time_in_system_s": "time in system (s)"}, seed=SEED, replications=3)
 
+#: The chapter's precomputed sweep: the time in system at three loads, for a kernel-free slider.
+SWEEPS = {"loads": Sweep(name=f"{KEY}-loads", scope=KEY, model=model, points=sweep_points, replications=3, seed=SEED)}
+
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=QueueParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points,
+              cells=cells, experiments=experiments, widget_run=widget_run, sweeps=SWEEPS,
               panel=PANEL, facts=facts)

@@ -1,9 +1,8 @@
 """The chapter's interactive parts: the live panel's re-run and the sweeps' records."""
 
-import pandas as pd
 import pytest
 
-from perfstudies.models.vts import (PANEL, SEED, VTSParams, bound, flattening_candidates, mva_solution, sweep_points,
+from perfstudies.models.vts import (PANEL, SEED, SWEEPS, VTSParams, bound, flattening_candidates, mva_solution,
                                     widget_run, widget_theory, widget_view)
 from perfstudies.panel import COLUMNS, shows_through
 from perfstudies.models.vts.explore import (
@@ -41,7 +40,7 @@ def test_widget_fields_are_fields_of_the_record():
 
 
 def test_the_sweeps_cover_every_cache_configuration_and_every_recall_setting():
-    points = sweep_points()
+    points = {name: sweep.points() for name, sweep in SWEEPS.items()}
     assert len(points["write"]) == len(cache_choices()) * 2 * len(WRITE_CF)
     assert len(points["recall"]) == len(RECALL_DRIVES) * 3 * len(RECALL_QUEUES)
     assert {p.feature for p in points["write"]} == {"EHPO", "PAF"}

@@ -5,7 +5,7 @@ import time
 import pytest
 
 import perfstudies.params
-from perfstudies.models.vts import sweep_points
+from perfstudies.models.vts import SWEEPS
 from perfstudies.models.vts.explore import headline_configurations
 from perfstudies.models.vts.params import PATHS, VTSParams, base, ehpo, paf, statement
 
@@ -40,8 +40,7 @@ def test_extrapolation_above_cf_4_needs_the_flag():
 
 def _chapter_records() -> list[VTSParams]:
     """Every record the chapter, the comparison and the sweeps run."""
-    points = sweep_points()
-    found = [VTSParams(), *headline_configurations().values(), *points["write"], *points["recall"]]
+    found = [VTSParams(), *headline_configurations().values(), *SWEEPS["write"].points(), *SWEEPS["recall"].points()]
     found += [paf(workload=w, compressibility=cf) for w in PATHS for cf in (1.0, 2.0, 2.66, 3.0, 4.0)]
     found += [base(g, workload=w) for g in (4, 16) for w in ("peak_write", "sustained_write")]
     found += [ehpo(g, workload=w, compressibility=cf) for g in (4, 8, 16) for w in ("peak_write", "sustained_write")

@@ -15,7 +15,7 @@ from .analytic import (fast_path_percent, lock_from_spin_rows, mm1_wait, mva_sol
                        percent_fast, queued_share)
 from .calibration import CALIBRATED_FIELDS, calibrate, calibrate_machines, calibrated_constants
 from .comparison import CAP, CAPS, cells, experiments
-from .explore import (LIVE_CONTROLS, PANEL, WIDGET_DEFAULTS, expected_results, fast_path_runs, mva_table,
+from .explore import (LIVE_CONTROLS, PANEL, SWEEPS, WIDGET_DEFAULTS, expected_results, fast_path_runs, mva_table,
                       panel_by_processors, run_summaries, scoreboard_table, sibling_table, sweep_points,
                       theory_table, vp_sweep, widget_run, worst_table)
 from .facts import facts
@@ -25,13 +25,13 @@ from .params import DOCUMENT, FIVE_WAY, KEY, SEED, DiagParams
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "DiagParams", "FIVE_WAY", "model", "build_network", "calibrate",
            "calibrate_machines", "CALIBRATED_FIELDS", "calibrated_constants",
            "comparison", "cells", "experiments", "CAP", "CAPS", "widget_run", "sweep_points", "WIDGET_DEFAULTS",
-           "LIVE_CONTROLS", "PANEL", "vp_sweep",
+           "LIVE_CONTROLS", "PANEL", "SWEEPS", "vp_sweep",
            "theory_table", "fast_path_runs", "run_summaries", "sibling_table", "mva_table", "expected_results",
            "scoreboard_table", "worst_table", "panel_by_processors", "facts",
            "no_sibling_queued", "queued_share", "percent_fast", "fast_path_percent", "mm1_wait",
            "lock_from_spin_rows", "mva_solution", "figures"]
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DiagParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL,
+              cells=cells, experiments=experiments, widget_run=widget_run, sweeps=SWEEPS, panel=PANEL,
               facts=facts)
 comparison = STUDY.comparison

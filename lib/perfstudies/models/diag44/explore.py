@@ -5,8 +5,8 @@
   is what one change runs: :func:`perfstudies.panel.run_panel`, three
   replications from :data:`~.params.SEED` and their paired change from
   :data:`WIDGET_DEFAULTS`, the 9-way fast-path run with a shorter simulated time;
-* :func:`sweep_points` and :func:`vp_sweep` are the precomputed sweep behind the
-  kernel-free slider charts: percent fast path and CP time per transaction
+* :data:`SWEEPS` declares the precomputed sweep behind the kernel-free slider charts
+  (points :func:`sweep_points`, summary :func:`vp_sweep`): percent fast path and CP time per transaction
   against the client virtual processors (2 to 8), one slice per
   real-processor count (5 to 13, step 2), with the fast path on and the
   9-way's calibrated workload.  One VP per client is left out: a lone VP has
@@ -25,11 +25,11 @@ import pandas as pd
 from perfstudies import compare, tables
 from perfstudies.panel import Panel, run_panel
 from perfstudies.runner import summarize
-from perfstudies.sweep import run_sweep
+from perfstudies.stored_sweeps import Sweep
 
 from . import analytic
 from .calibration import measurements, run_config, run_values
-from .comparison import PAIRS, run_params
+from .comparison import PAIRS
 from .network import model
 from .params import KEY, SEED, DiagParams
 
@@ -79,10 +79,14 @@ def sweep_points() -> list[DiagParams]:
     return [base.replace(real_processors=c, client_vps=v) for c in PROCESSORS for v in CLIENT_VPS]
 
 
-def vp_sweep(max_workers: int = 1) -> pd.DataFrame:
+#: The chapter's precomputed sweep (stored by ``make runs``, :mod:`perfstudies.stored_sweeps`).
+SWEEPS = {"vps": Sweep(name=f"{KEY}-vps", scope=KEY, model=model, points=sweep_points,
+                       replications=SWEEP_REPLICATIONS, seed=SEED)}
+
+
+def vp_sweep() -> pd.DataFrame:
     """Mean and 95% interval of :data:`SWEEP_METRICS` per point: ``real_processors, client_vps, metric, ...``."""
-    runs = run_sweep(model, sweep_points(), replications=SWEEP_REPLICATIONS, seed=SEED, max_workers=max_workers,
-                     progress=False)
+    runs = SWEEPS["vps"].runs()
     runs = runs[runs["metric"].isin(SWEEP_METRICS)]
     return summarize(runs, by=["real_processors", "client_vps", "metric"]).reset_index()
 

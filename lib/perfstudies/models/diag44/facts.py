@@ -13,7 +13,6 @@ label, a stated change by its (table, row), never by position.
 import pandas as pd
 
 from perfstudies import compare
-from perfstudies.cache import memoized
 from perfstudies.facts import Fact
 from perfstudies.tables import readable
 
@@ -21,7 +20,7 @@ from . import analytic
 from .calibration import FAST_RUN, measurements, run_config, run_values
 from .comparison import CAPS
 from .explore import (PANEL_PROCESSORS, SWEEP_REPLICATIONS, WIDGET_REPLICATIONS, expected_results, fast_path_runs,
-                      mva_table, panel_by_processors, run_summaries, sibling_table, sweep_points, theory_table, vp_sweep)
+                      mva_table, panel_by_processors, run_summaries, sibling_table, theory_table, vp_sweep)
 from .params import KEY, DiagParams
 
 #: The chance a sibling is queued that the binomial exercise starts from, and the share of yields on the fast
@@ -288,7 +287,7 @@ def facts() -> dict[str, Fact]:
 
     record = study(KEY)
     table, summaries = record.comparison(), run_summaries(record.runs())
-    sweep = memoized("diag44-vp-sweep", vp_sweep, points=tuple(sweep_points()))
+    sweep = vp_sweep()
     found = setting_facts() | theory_facts() | lock_facts() | simulation_facts(summaries)
     found |= comparison_facts(table) | remark_facts(table) | exercise_facts(sweep)
     found["ex-spin-rise-report"] = Fact(found["said-6-spin-time"].value, "%",

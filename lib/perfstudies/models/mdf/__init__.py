@@ -19,7 +19,7 @@ from perfstudies.models.mdf.analytic import (frontend_capacity, held_busy_time, 
 from perfstudies.models.mdf.calibration import (calibrate, channel_ios_per_message, device_table, ims_calibrated,
                                                 rule_table, tso_calibrated)
 from perfstudies.models.mdf.comparison import cells, experiments
-from perfstudies.models.mdf.explore import (PANEL, capacity_table, device_by_parameter, held_iosq_table, hold_table,
+from perfstudies.models.mdf.explore import (PANEL, SWEEPS, capacity_table, device_by_parameter, held_iosq_table, hold_table,
                                             ims_bounds_table, mva_table, panel_defaults, slice_table,
                                             sweep, sweep_curves, sweep_points, widget_run, widget_theory)
 from perfstudies.models.mdf.facts import facts
@@ -32,13 +32,13 @@ from perfstudies.study import Study
 
 #: The study, declared: the device model and its record, the calibration, the cells and their experiments.
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DeviceParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL,
+              cells=cells, experiments=experiments, widget_run=widget_run, sweeps=SWEEPS, panel=PANEL,
               facts=facts)
 comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "build_network", "calibrate", "facts",
            "device_table", "rule_table", "ims_calibrated", "tso_calibrated", "channel_ios_per_message", "comparison",
-           "cells", "experiments", "widget_run", "PANEL", "widget_theory", "widget_view",
+           "cells", "experiments", "widget_run", "PANEL", "SWEEPS", "widget_theory", "widget_view",
            "panel_defaults", "sweep_points", "sweep",
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",

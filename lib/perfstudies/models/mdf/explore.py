@@ -8,8 +8,8 @@ the paired change from the chapter's default); :func:`widget_theory` sets the
 mean hold and the IMS domain's theory-first bounds
 (:func:`~perfstudies.models.mdf.analytic.ims_bounds`) beside it, because a simulation of
 1,000 terminals long enough to trust takes seconds, not the fraction of a
-second a slider allows.  ``sweep_points()`` are the records behind the
-kernel-free slider chart: the same device over every scheduling parameter and
+second a slider allows.  :data:`SWEEPS` declares the precomputed sweeps; ``sweep_points()`` are
+the records behind the kernel-free slider chart: the same device over every scheduling parameter and
 activity rate, so the sweep is the model the comparison uses, not a separate
 toy.  The panel's record (:class:`~perfstudies.models.mdf.params.PanelParams`)
 holds what a reader changes and the device's calibrated service (:func:`panel_defaults`);
@@ -25,12 +25,12 @@ from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated
 from perfstudies.models.mdf.analytic import check_device_load, held_busy_time
 from perfstudies.models.mdf.mechanism import windows_of
 from perfstudies.models.mdf.network import RULE_METRICS, check_stable, model
-from perfstudies.models.mdf.params import (DEVICE_SPEED, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
+from perfstudies.models.mdf.params import (DEVICE_SPEED, KEY, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
                                            PanelParams)
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import check_seed, summarize
-from perfstudies.sweep import run_sweep
+from perfstudies.stored_sweeps import Sweep
 from perfstudies.tables import interval
 
 #: Every scheduling parameter the chapter shows (2 and 4 with interpolated slices).
@@ -158,7 +158,7 @@ def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DevicePa
 
 def sweep() -> pd.DataFrame:
     """The slider chart's sweep: every point of :func:`sweep_points`, ``SWEEP_REPLICATIONS`` each (tidy rows)."""
-    return run_sweep(model, sweep_points(), SWEEP_REPLICATIONS, SEED, progress=False, max_workers=1)
+    return SWEEPS["rates"].runs()
 
 
 def sweep_curves(runs: pd.DataFrame) -> pd.DataFrame:
@@ -245,6 +245,14 @@ def device_by_parameter_points() -> list[DeviceParams]:
             for p in ALL_PARAMETERS]
 
 
+#: The chapter's two precomputed sweeps (stored by ``make runs``, :mod:`perfstudies.stored_sweeps`): the
+#: slider chart's rates and parameters, and the device table's parameters at ``CHAPTER_RATE``.
+SWEEPS = {"rates": Sweep(name=f"{KEY}-rates", scope=KEY, model=model, points=sweep_points,
+                         replications=SWEEP_REPLICATIONS, seed=SEED),
+          "parameters": Sweep(name=f"{KEY}-parameters", scope=KEY, model=model, points=device_by_parameter_points,
+                              replications=CHAPTER_REPLICATIONS, seed=SEED)}
+
+
 def device_by_parameter() -> pd.DataFrame:
     """True IOSQ, RMF's estimate under each rule, and the hold per I/O of :func:`device_by_parameter_points`.
 
@@ -252,8 +260,7 @@ def device_by_parameter() -> pd.DataFrame:
     ``before clearing`` rule samples every moment alike, so it agrees with the
     true mean by Little's law; the other two are RMF's measurement effect.
     """
-    runs = run_sweep(model, device_by_parameter_points(), CHAPTER_REPLICATIONS, SEED, progress=False, max_workers=1)
-    summary = summarize(runs, by=["scheduling_parameter", "metric"])
+    summary = summarize(SWEEPS["parameters"].runs(), by=["scheduling_parameter", "metric"])
 
     def shown(metric):
         values = summary.xs(metric, level="metric")[["mean", "half_width"]].values

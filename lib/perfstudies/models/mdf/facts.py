@@ -12,7 +12,6 @@ drift from the model.  Cells of the comparison are looked up by their
 import pandas as pd
 
 from perfstudies import compare
-from perfstudies.cache import memoized
 from perfstudies.facts import Fact
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, ims_calibrated, rmf_rule, tso_calibrated
@@ -104,7 +103,7 @@ def exercise_facts() -> dict[str, Fact]:
         found[f"panel-held-{name}"] = Fact(runs[name]["held_ms"], "ms", f"the panel's hold per I/O at parameter {name}")
     found["panel-transfer"] = Fact(runs["1"]["resp_ms"] - runs["1"]["rmf_iosq_ms"], "ms",
                                    "RESP minus RMF's IOSQ of the panel's default run")
-    curves = sweep_curves(memoized("mdf-device-sweep", sweep)).set_index(["rate", "scheduling_parameter", "metric"])
+    curves = sweep_curves(sweep()).set_index(["rate", "scheduling_parameter", "metric"])
     for rate, p in SWEEP_QUOTED:
         found[f"sweep-{rate}-{p}"] = Fact(curves.loc[(float(rate), p, "IOSQ, true mean"), "mean"], "ms",
                                           f"the sweep's true IOSQ at {rate} I/O per s, parameter {p}")

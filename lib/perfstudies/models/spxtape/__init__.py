@@ -15,7 +15,7 @@ from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_COLUM
                                                     calibrate_concurrent, calibration_table, envelope_table,
                                                     table2_model)
 from perfstudies.models.spxtape.comparison import cells, experiments
-from perfstudies.models.spxtape.explore import (PANEL, WIDGET_CONTROLS, WIDGET_RANGES, one_drive_trace, sweep,
+from perfstudies.models.spxtape.explore import (PANEL, SWEEPS, WIDGET_CONTROLS, WIDGET_RANGES, one_drive_trace, sweep,
                                                 sweep_points, trace, widget_defaults, widget_run)
 from perfstudies.models.spxtape.facts import facts
 from perfstudies.models.spxtape.figures import (calibration_view, elapsed_chart, network_chart, run_chart, sweep_chart,
@@ -24,7 +24,7 @@ from perfstudies.models.spxtape.network import build_network, model, volume_mode
 from perfstudies.models.spxtape.params import DOCUMENT, KEY, SEED, ConcurrentParams, SpxtapeParams
 from perfstudies.study import Study
 
-__all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "TABLE1_COLUMN_OF", "TABLE1_ROWS", "WIDGET_CONTROLS",
+__all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "SWEEPS", "TABLE1_COLUMN_OF", "TABLE1_ROWS", "WIDGET_CONTROLS",
            "WIDGET_RANGES", "ConcurrentParams", "SpxtapeParams", "build_network",
            "busiest_volume_pages", "calibrate", "calibrate_concurrent", "calibration_table", "calibration_view", "cells",
            "comparison",
@@ -35,6 +35,6 @@ __all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "TABLE
 
 #: The study, declared on the core contract (:mod:`perfstudies.study`).
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=SpxtapeParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL,
+              cells=cells, experiments=experiments, widget_run=widget_run, sweeps=SWEEPS, panel=PANEL,
               facts=facts)
 comparison = STUDY.comparison

@@ -6,9 +6,9 @@ SPXTAPE DUMP of Table 1 at the panel's coarser customers) and the headline
 metrics.  :func:`widget_run` is what one change runs (and what the benchmark
 times): :func:`perfstudies.panel.run_traced`, the one panel table (each metric
 and its change from the default, paired) plus the first replication's
-timeline and buffer, which the chapter draws.  :func:`sweep_points` lists the
-parameter points of the precomputed sweep that the kernel-free slider chart
-moves over, and :func:`sweep` runs them.  Every seed comes from ``SEED``.
+timeline and buffer, which the chapter draws.  :data:`SWEEPS` declares the
+precomputed sweep that the kernel-free slider chart moves over (its points,
+:func:`sweep_points`), and :func:`sweep` summarizes it.  Every seed comes from ``SEED``.
 """
 
 import pandas as pd
@@ -16,11 +16,11 @@ import pandas as pd
 from perfstudies.models.spxtape.calibration import calibrate
 from perfstudies.models.spxtape.metrics import buffer_frame, run_metrics, timeline_frame
 from perfstudies.models.spxtape.network import model, simulate
-from perfstudies.models.spxtape.params import SEED, SpxtapeParams
+from perfstudies.models.spxtape.params import KEY, SEED, SpxtapeParams
 from perfstudies.panel import Panel, PanelRun, run_traced
 from perfstudies.params import check_record
 from perfstudies.runner import check_seed, summarize
-from perfstudies.sweep import run_sweep
+from perfstudies.stored_sweeps import Sweep
 
 #: Pages per simulated customer in the live panel, coarser than the comparison's 32.  Not coarser
 #: still: elapsed time and tapes hold at 256 and 512 pages too, but the two drives' cartridge changes
@@ -86,7 +86,12 @@ def sweep_points() -> list[SpxtapeParams]:
     return [base.replace(drives=d, volumes=v) for v in SWEEP_VOLUMES for d in SWEEP_DRIVES]
 
 
+#: The chapter's precomputed sweep (stored by ``make runs``, :mod:`perfstudies.stored_sweeps`).
+SWEEPS = {"drives": Sweep(name=f"{KEY}-drives", scope=KEY, model=model, points=sweep_points,
+                          replications=SWEEP_REPLICATIONS, seed=SEED)}
+
+
 def sweep() -> pd.DataFrame:
     """The slider chart's data: elapsed time (mean and 95% CI) per volumes and drives."""
-    runs = run_sweep(model, sweep_points(), SWEEP_REPLICATIONS, SEED, max_workers=1, progress=False)
+    runs = SWEEPS["drives"].runs()
     return summarize(runs[runs["metric"] == "elapsed_s"], by=["volumes", "drives"]).reset_index()

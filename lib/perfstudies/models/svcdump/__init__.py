@@ -21,19 +21,20 @@ from perfstudies.models.svcdump.calibration import calibrate, calibrated_params
 from perfstudies.models.svcdump.comparison import (cells, channel_path_sensitivity, configurations, experiments,
                                                    paged_fraction_margin)
 from perfstudies.models.svcdump.facts import facts
-from perfstudies.models.svcdump.explore import (PANEL, PANEL_FIELDS, PANEL_RANGES, WIDGET_REPLICATIONS, escon_slice,
+from perfstudies.models.svcdump.explore import (PANEL, PANEL_FIELDS, PANEL_RANGES, SWEEPS, WIDGET_REPLICATIONS,
+                                                escon_slice,
                                                 ipcs_sweep, stripe_sweep, sweep_points, widget_params, widget_run)
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
 from perfstudies.models.svcdump.params import CHANNELS, DEVICES, DOCUMENT, KEY, SEED, DumpParams
 from perfstudies.study import Study
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=DumpParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL,
+              cells=cells, experiments=experiments, widget_run=widget_run, sweeps=SWEEPS, panel=PANEL,
               facts=facts)
 comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "calibrate", "comparison", "cells", "experiments", "configurations",
-           "widget_run", "sweep_points", "PANEL", "facts",
+           "widget_run", "sweep_points", "PANEL", "SWEEPS", "facts",
            "DumpParams", "DEVICES", "CHANNELS", "calibrated_params", "dump_model", "ipcs_model",
            "bound_elapsed_s", "bound_ipcs_s", "bottleneck", "knee_stripes", "stripe_sweep", "ipcs_sweep",
            "escon_slice", "PANEL_FIELDS", "PANEL_RANGES", "WIDGET_REPLICATIONS", "widget_params", "figures",

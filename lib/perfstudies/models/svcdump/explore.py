@@ -6,8 +6,9 @@ change runs: :func:`perfstudies.panel.run_panel`, a few replications of one
 configuration and their paired change from the report's first setup, the
 dump cut into :data:`WIDGET_CHUNKS` chunks whatever its size (the figures
 set the bottleneck bound beside it);
-:func:`sweep_points` are the configurations behind the kernel-free slider
-chart, and :func:`stripe_sweep` / :func:`ipcs_sweep` their summarized runs.
+:data:`SWEEPS` declares the precomputed sweeps behind the kernel-free slider
+chart (points :func:`sweep_points` and :func:`ipcs_points`), and :func:`stripe_sweep` /
+:func:`ipcs_sweep` summarize them.
 Every one of them uses the study's one seed, :data:`~.params.SEED`.
 """
 
@@ -15,15 +16,14 @@ import math
 
 import pandas as pd
 
-from perfstudies.cache import memoized
 from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.calibration import BASE, calibrated_params
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
-from perfstudies.models.svcdump.params import CHANNELS, DEVICES, SEED, DumpParams
+from perfstudies.models.svcdump.params import CHANNELS, DEVICES, KEY, SEED, DumpParams
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import summarize
-from perfstudies.sweep import run_sweep
+from perfstudies.stored_sweeps import Sweep
 
 #: Replications of one widget re-run.
 WIDGET_REPLICATIONS = 5
@@ -101,12 +101,22 @@ def sweep_points(channel_paths: tuple[int, ...] = SWEEP_PATHS) -> list[DumpParam
             for paths in channel_paths for channel in CHANNELS for device in DEVICES for stripes in range(1, 9)]
 
 
-def _swept(name: str, model_function, points: list[DumpParams]) -> pd.DataFrame:
-    """Memoized sweep of one model over ``points``, summarized per configuration and metric."""
-    runs = memoized(f"svcdump-{name}", lambda: run_sweep(model_function, points, replications=SWEEP_REPLICATIONS,
-                                                         seed=SEED, max_workers=SWEEP_WORKERS, progress=False),
-                    points=tuple(points), replications=SWEEP_REPLICATIONS, seed=SEED)
-    return summarize(runs, by=[*SWEEP_KEYS, "metric"]).reset_index()
+def ipcs_points() -> list[DumpParams]:
+    """The ESCON points of :func:`sweep_points` at the default number of channel paths (IPCS initialization's sweep)."""
+    return [p for p in sweep_points() if p.channel == "ESCON" and p.channel_paths == BASE["channel_paths"]]
+
+
+#: The chapter's two precomputed sweeps (stored by ``make runs``, :mod:`perfstudies.stored_sweeps`): the dump over
+#: every stripe count, device, channel and path count, and IPCS initialization over the ESCON ones.
+SWEEPS = {"dump": Sweep(name=f"{KEY}-dump", scope=KEY, model=dump_model, points=sweep_points,
+                        replications=SWEEP_REPLICATIONS, seed=SEED, max_workers=SWEEP_WORKERS),
+          "ipcs": Sweep(name=f"{KEY}-ipcs", scope=KEY, model=ipcs_model, points=ipcs_points,
+                        replications=SWEEP_REPLICATIONS, seed=SEED, max_workers=SWEEP_WORKERS)}
+
+
+def _swept(name: str) -> pd.DataFrame:
+    """Sweep ``name`` of :data:`SWEEPS`, summarized per configuration and metric."""
+    return summarize(SWEEPS[name].runs(), by=[*SWEEP_KEYS, "metric"]).reset_index()
 
 
 def stripe_sweep() -> pd.DataFrame:
@@ -116,7 +126,7 @@ def stripe_sweep() -> pd.DataFrame:
     ``low``, ``high``, ``setup`` ("device, channel") and ``bound`` (NaN but for
     ``elapsed_s``).
     """
-    summary = _swept("dump-sweep", dump_model, sweep_points())
+    summary = _swept("dump")
     summary["setup"] = summary["device"] + ", " + summary["channel"]
     bounds = [analytic.bound_elapsed_s(calibrated_params(device=d, channel=c, channel_paths=int(k), stripes=int(n)))
               if metric == "elapsed_s" else float("nan")
@@ -131,5 +141,4 @@ def escon_slice(summary: pd.DataFrame) -> pd.DataFrame:
 
 def ipcs_sweep() -> pd.DataFrame:
     """IPCS initialization over the ESCON, default-path points of :func:`sweep_points`, summarized."""
-    points = [p for p in sweep_points() if p.channel == "ESCON" and p.channel_paths == BASE["channel_paths"]]
-    return _swept("ipcs-sweep", ipcs_model, points)
+    return _swept("ipcs")

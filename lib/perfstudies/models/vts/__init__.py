@@ -22,8 +22,8 @@ from perfstudies.models.vts.calibration import TABLE4, calibrate, calibration_ta
 from perfstudies.models.vts.comparison import (BEST_CASE, FLAT, analytic_part, cells, experiments, printed, recall_bounds,
                                              statements)
 from perfstudies.models.vts.explore import (
-    PANEL, WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
-    flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, scoreboard_counts, sweep_points,
+    PANEL, SWEEPS, WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
+    flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, scoreboard_counts,
     theory_beside_simulation, widget_run, widget_theory, worst_predictions, write_sweep,
 )
 from perfstudies.models.vts.facts import facts
@@ -38,12 +38,12 @@ from perfstudies.models.vts.params import (
 from perfstudies.study import Study
 
 STUDY = Study(key=KEY, document=DOCUMENT, seed=SEED, params=VTSParams, model=model, calibrate=calibrate,
-              cells=cells, experiments=experiments, widget_run=widget_run, sweep_points=sweep_points, panel=PANEL,
+              cells=cells, experiments=experiments, widget_run=widget_run, sweeps=SWEEPS, panel=PANEL,
               facts=facts)
 comparison = STUDY.comparison
 
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibrate", "cells", "experiments",
-           "BEST_CASE", "FLAT", "TABLE4", "recall_bounds", "comparison", "widget_run", "sweep_points", "PANEL", "facts",
+           "BEST_CASE", "FLAT", "TABLE4", "recall_bounds", "comparison", "widget_run", "SWEEPS", "PANEL", "facts",
            "widget_theory", "widget_view", "VTSParams", "paf", "base", "ehpo",
            "cache_configurations", "statement", "text_value", "bound", "bottleneck", "capacities", "copy_ceiling",
            "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",

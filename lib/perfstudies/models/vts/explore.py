@@ -4,8 +4,8 @@
 main control is the compressibility, the x axis of the paper's Figs. 7-8) and
 :func:`widget_run` is what one change runs: :func:`perfstudies.panel.run_panel`,
 a few short replications of both models and their paired change from the
-chapter's default; :func:`widget_theory` is the closed forms at the same setting.  :func:`sweep_points` lists
-the parameter records of the two sweeps behind the chapter's kernel-free
+chapter's default; :func:`widget_theory` is the closed forms at the same setting.  :data:`SWEEPS` declares
+the two sweeps behind the chapter's kernel-free
 slider charts: write throughput against compressibility for every cache
 configuration of Table 3 (the slider moves over the configuration's index,
 since the capacities are unevenly spaced), and the recall mount response
@@ -30,7 +30,7 @@ from perfstudies.models.vts.params import (
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_record
 from perfstudies.runner import check_seed, replicate, summarize
-from perfstudies.sweep import run_sweep
+from perfstudies.stored_sweeps import Sweep
 from perfstudies.tables import exact, long_format, number
 
 #: Replications and run length of one live-panel re-run (a fraction of a second).
@@ -216,15 +216,17 @@ def recall_points() -> list[VTSParams]:
             for d in RECALL_DRIVES for size in sizes for q in RECALL_QUEUES]
 
 
-def sweep_points() -> dict[str, list[VTSParams]]:
-    """The records of the chapter's two slider sweeps: ``"write"`` (throughput model) and ``"recall"``."""
-    return {"write": write_points(), "recall": recall_points()}
+#: The chapter's two precomputed sweeps (stored by ``make runs``, :mod:`perfstudies.stored_sweeps`): write
+#: throughput (the throughput model) and recall mount response (the recall model).
+SWEEPS = {"write": Sweep(name=f"{KEY}-write", scope=KEY, model=model, points=write_points,
+                         replications=WRITE_REPLICATIONS, seed=SEED, max_workers=2),
+          "recall": Sweep(name=f"{KEY}-recall", scope=KEY, model=recall_model, points=recall_points,
+                          replications=RECALL_REPLICATIONS, seed=SEED, max_workers=2)}
 
 
 def write_sweep() -> pd.DataFrame:
     """Mean host MB/s with 95% CI per configuration index, workload and compressibility."""
-    runs = run_sweep(model, sweep_points()["write"], replications=WRITE_REPLICATIONS, seed=SEED, max_workers=2,
-                     progress=False)
+    runs = SWEEPS["write"].runs()
     summary = summarize(runs[runs["metric"] == "host_mb_s"],
                         by=["capacity_gb", "hdd_gb", "feature", "workload", "compressibility"]).reset_index()
     labels = cache_choices()[["capacity_gb", "hdd_gb", "feature", "index", "label"]]
@@ -243,8 +245,7 @@ def paf_against_bound(sweep: pd.DataFrame) -> pd.DataFrame:
 
 def recall_sweep() -> pd.DataFrame:
     """Mean recall mount response (minutes) with 95% CI per drives, volume size and queue length."""
-    runs = run_sweep(recall_model, sweep_points()["recall"], replications=RECALL_REPLICATIONS, seed=SEED,
-                     max_workers=2, progress=False)
+    runs = SWEEPS["recall"].runs()
     runs = runs.assign(value=runs["value"] / 60.0)
     return summarize(runs, by=["drives", "volume_mb", "recall_queue"]).reset_index()
 

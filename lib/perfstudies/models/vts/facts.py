@@ -3,7 +3,7 @@
 The chapter glues them with one call, ``glue_facts(KEY, facts())``, and quotes
 each as ``{glue:text}`vts-<name>:<format>```.  Each is read off the library's
 own tables, bounds and runs at the point the text names: the calibrated
-constants, the closed forms, the memoized sweeps and theory table the chapter
+constants, the closed forms, the stored sweeps, the memoized theory table the chapter
 shows (the same memo entries), the example run and the comparison table.
 Shares and errors are fractions (the text formats them as percentages).
 """
@@ -42,16 +42,6 @@ def facts() -> dict[str, Fact]:
 def theory_table() -> pd.DataFrame:
     """The chapter's bound, MVA, simulation and paper table (the memo entry the chapter shows)."""
     return memoized("vts-theory-beside-simulation", explore.theory_beside_simulation, seed=SEED)
-
-
-def write_sweep() -> pd.DataFrame:
-    """The chapter's write sweep (the memo entry the chapter shows)."""
-    return memoized("vts-write-sweep", explore.write_sweep, seed=SEED)
-
-
-def recall_sweep() -> pd.DataFrame:
-    """The chapter's recall sweep (the memo entry the chapter shows)."""
-    return memoized("vts-recall-sweep", explore.recall_sweep, seed=SEED)
 
 
 def example_run() -> pd.DataFrame:
@@ -272,7 +262,7 @@ def _peak_crossover_facts() -> dict[str, Fact]:
 def _cache_exercise_facts() -> dict[str, Fact]:
     """EHPO peak write at CF 3 on 4, 8 and 16 groups of 36 GB disks (the write slider's positions)."""
     positions = explore.cache_choices().set_index(["feature", "hdd_gb", "parity_groups"])["index"]
-    writes = write_sweep()
+    writes = explore.write_sweep()
     at_cf3 = writes[(writes["workload"] == "peak_write") & (writes["compressibility"] == 3.0)].set_index("index")
     peaks, limits = {}, {}
     for groups, capacity_gb in ((4, 288), (8, 576), (16, 1152)):
@@ -291,7 +281,7 @@ def _cache_exercise_facts() -> dict[str, Fact]:
 
 def _recall_exercise_facts() -> dict[str, Fact]:
     """Recalls queued ahead of an 800 MB volume on 4 and 6 drives, and a job of 250 MB volumes."""
-    recalls = recall_sweep()
+    recalls = explore.recall_sweep()
     queued = recalls[(recalls["volume_mb"] == 800) & (recalls["recall_queue"] == QUEUED)].set_index("drives")
     fig6 = VTSParams(feature="EHPO", capacity_gb=1152, workload="read_recall", volume_mb=800.0, recall_queue=QUEUED)
     recall_min = recall_service_s(fig6) / 60
