@@ -123,7 +123,6 @@ accuracy: env
 # states are rewritten if they changed (data/runs/diag44-calibration.json, which its tests replay).
 runs: env
 	$(BIN)/python -m perfstudies.stored_runs $(RUNS_ARGS)
-	$(BIN)/python -m perfstudies.stored_sweeps $(RUNS_ARGS)
 	$(BIN)/python -c "from perfstudies.models.diag44.calibration import store_iterates; print(store_iterates())"
 
 data-check: env

@@ -110,9 +110,3 @@ def test_a_declaration_that_cannot_be_a_sweep_is_refused_by_name(change, field):
 def test_a_study_refuses_a_sweep_of_another_scope():
     with pytest.raises(ValueError, match=r"^Study\.sweeps = .* each Sweep of scope 'mm1'"):
         dataclasses.replace(mm1.STUDY, sweeps={"loads": dataclasses.replace(SWEEP, scope="other")})
-
-
-def test_the_command_refuses_an_unknown_study(capsys):
-    with pytest.raises(SystemExit):
-        stored_sweeps.main(["nowhere"])
-    assert "study 'nowhere' is not allowed: allowed one of spxtape" in capsys.readouterr().err

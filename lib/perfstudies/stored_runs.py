@@ -29,7 +29,8 @@ compares all of it.
 
 Usage: ``python -m perfstudies.stored_runs [--full] [study ...]`` (``make
 runs``): without ``--full``, rewrite the file of every study whose stored
-runs are missing or do not reproduce.
+runs are missing or do not reproduce, and of every sweep of theirs
+(:mod:`perfstudies.stored_sweeps`); with it, simulate both from scratch and compare.
 """
 
 import argparse
@@ -42,6 +43,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from perfstudies import stored_sweeps
 from perfstudies.cache import memoized, read_entry, same, sources_digest, write_entry
 from perfstudies.evaluate import simulate
 from perfstudies.paths import RUNS
@@ -216,7 +218,10 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"study {unknown[0]!r} is not allowed: allowed one of {', '.join(STUDIES)}")
     keys = arguments.studies or list(STUDIES)
-    lines = full_check(keys) if arguments.full else update(keys)
+    if arguments.full:
+        lines = full_check(keys) + stored_sweeps.full_check(keys)
+    else:
+        lines = update(keys) + stored_sweeps.update(keys)
     print("\n".join(lines))
     return 1 if any(line.endswith("DIFFERENT") for line in lines) else 0
 

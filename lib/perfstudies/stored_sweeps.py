@@ -21,20 +21,18 @@ the first problem and ``make runs``; ``tests/test_stored_sweeps.py`` fails on
 it.  The check costs one replication per point instead of all of them (a
 third of a sweep of three replications).  What it cannot see is a change
 that alters only replications the picks do not reach; ``python -m
-perfstudies.stored_sweeps --full`` simulates every sweep and compares all of it.
+perfstudies.stored_runs --full`` simulates every sweep and compares all of it.
 
 Only the values are stored (``point, replication, metric, value``): the
 points' fields and seeds come from the declaration when the file is replayed.
 
-Usage: ``python -m perfstudies.stored_sweeps [--full] [study ...]`` (``make
-runs``): without ``--full``, rewrite every sweep of the studies whose stored
-values are missing or do not reproduce.
+``make runs`` (``python -m perfstudies.stored_runs``, :func:`update`) rewrites
+every sweep whose stored values are missing or do not reproduce; with
+``--full`` it simulates every sweep and compares all of it (:func:`full_check`).
 """
 
-import argparse
 import dataclasses
 import hashlib
-import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -255,24 +253,3 @@ def full_check(keys) -> list[str]:
         fresh = stored_values(sweep.simulate())
         lines.append(f"{sweep.name}: {'identical' if stored is not None and same(fresh, stored) else 'DIFFERENT'}")
     return lines
-
-
-def main(argv=None) -> int:
-    from perfstudies.studies import STUDIES
-
-    parser = argparse.ArgumentParser(prog="python -m perfstudies.stored_sweeps", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--full", action="store_true", help="simulate from scratch and compare every replication")
-    parser.add_argument("studies", nargs="*", metavar="study",
-                        help=f"studies whose sweeps to check (default: all of {', '.join(STUDIES)})")
-    arguments = parser.parse_args(argv)
-    unknown = [key for key in arguments.studies if key not in STUDIES]
-    if unknown:
-        parser.error(f"study {unknown[0]!r} is not allowed: allowed one of {', '.join(STUDIES)}")
-    keys = arguments.studies or list(STUDIES)
-    lines = full_check(keys) if arguments.full else update(keys)
-    print("\n".join(lines))
-    return 1 if any(line.endswith("DIFFERENT") for line in lines) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
