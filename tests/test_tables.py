@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from perfstudies.compare import Cell, Published, comparison_table
-from perfstudies.tables import (COLUMN_CHARS, EMPTY, WIDE_INTERVAL, Folded, comparison, exact, fold, interval,
-                                 long_format, number, percent, readable, split, width)
+from perfstudies.tables import (COLUMN_CHARS, EMPTY, WIDE_INTERVAL, Folded, exact, fold, interval,
+                                 long_format, number, percent, published_vs_model, readable, split, width)
 
 
 @pytest.mark.parametrize(("value", "digits", "text"), [
@@ -118,15 +118,15 @@ def _comparison_table(rows: int):
 
 
 def test_comparison_puts_misses_first_in_words_and_folds_long_tables():
-    short = comparison(_comparison_table(4))
+    short = published_vs_model(_comparison_table(4))
     html = short.to_html()
     assert "Table 1 · row 3 · elapsed (s)" in html and "prediction" in html and "±10%" in html
     assert "row 3 · elapsed (s)<" in short.data["cell"].iloc[0], "the miss comes first"
     assert "150\u00a0±\u00a01.0" in html and "nan" not in html.lower()
-    long = comparison(_comparison_table(20))
+    long = published_vs_model(_comparison_table(20))
     assert isinstance(long, Folded)
     assert "20: 5 calibration, 5 derived, 10 prediction; 3 predictions missed" in long.summary
-    assert "row 0 · elapsed (s)<" in comparison(_comparison_table(4), order="document").data["cell"].iloc[0]
+    assert "row 0 · elapsed (s)<" in published_vs_model(_comparison_table(4), order="document").data["cell"].iloc[0]
 
 
 @pytest.mark.parametrize(("call", "name"), [
@@ -136,8 +136,8 @@ def test_comparison_puts_misses_first_in_words_and_folds_long_tables():
     (lambda: split(pd.DataFrame({"a": [1], "b": [2]}), keep=["a"], max_chars=5), "max_chars"),
     (lambda: long_format(pd.DataFrame({"a": [1]}), ["a"], "v", "w"), "keep"),
     (lambda: long_format(pd.DataFrame({"a": [1], "b": [2]}), ["a"], "a", "w"), "variable"),
-    (lambda: comparison(pd.DataFrame({"a": [1]})), "table lacks"),
-    (lambda: comparison(_comparison_table(2), order="best"), "order"),
+    (lambda: published_vs_model(pd.DataFrame({"a": [1]})), "table lacks"),
+    (lambda: published_vs_model(_comparison_table(2), order="best"), "order"),
     (lambda: width([1]), "table"),
 ])
 def test_new_helpers_name_a_bad_argument(call, name):
@@ -171,5 +171,5 @@ def test_an_interval_wider_than_its_mean_is_said_in_words():
     assert interval(1480.0, 4050.0) == f"1,480\u00a0±\u00a04,000 {WIDE_INTERVAL}"
     assert interval(1150.0, 24.0) == "1,150\u00a0±\u00a024"
     cells = [Cell(Published("T1", "r", "c", 10.0), model=0.5, role="prediction", ci_half_width=0.9, baseline=12.0)]
-    shown = comparison(comparison_table(cells, study="s", document="d")).to_html()
+    shown = published_vs_model(comparison_table(cells, study="s", document="d")).to_html()
     assert WIDE_INTERVAL in shown

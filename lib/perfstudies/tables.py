@@ -17,7 +17,7 @@ module:
   turn the value columns into rows.  :func:`width` estimates a table's width in
   characters, :data:`COLUMN_CHARS` is what the text column holds.
 - :func:`interval` is how any table shows a mean with its 95% interval.
-- :func:`comparison` is the chapter's standard published-vs-model table: one
+- :func:`published_vs_model` is the chapter's standard published-vs-model table: one
   cell label, roles in words, model with its interval, misses first, folded
   when long.
 
@@ -48,7 +48,7 @@ MINUS = "−"
 #: at 1300 px (the column is about 650-700 px; a table cell character is about
 #: 8 px, and every column adds about 2 characters of padding).
 COLUMN_CHARS = 80
-#: A table longer than this many rows folds under its summary in :func:`comparison`.
+#: A table longer than this many rows folds under its summary in :func:`published_vs_model`.
 FOLD_ROWS = 12
 #: Cells of text at most this long do not wrap in the width estimate; longer ones wrap at spaces.
 WRAP_CHARS = 18
@@ -496,7 +496,7 @@ def long_format(frame: pd.DataFrame, keep: Sequence[str], variable: str, value: 
     return long.reset_index(drop=True)
 
 
-def comparison(table: pd.DataFrame, order: str = "misses first", summary: str | None = None,
+def published_vs_model(table: pd.DataFrame, order: str = "misses first", summary: str | None = None,
                fold_rows: int = FOLD_ROWS, notes: bool = False) -> Styler | Folded:
     """A chapter's published-vs-model table, as a reader should see it.
 

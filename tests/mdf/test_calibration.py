@@ -7,13 +7,13 @@ from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, calibrate, channel_ios_per_message, device,
                                                 device_calibrations, device_table, devices, ims_calibration,
                                                 nearest_rule, rmf_rule, rule_candidates, rule_cell, rule_table,
-                                                switch_calibration, switch_from_etr_ratio, tables, tso_calibrated)
+                                                published_tables, switch_calibration, switch_from_etr_ratio, tso_calibrated)
 from perfstudies.models.mdf.mechanism import windows_of
 from perfstudies.models.mdf.params import RMF_RULES, DeviceParams
 
 
 def test_device_service_is_base_resp_minus_iosq_and_variability_gives_base_iosq():
-    devices = tables()["device_activity"].set_index(["device", "scheduling_parameter"])
+    devices = published_tables()["device_activity"].set_index(["device", "scheduling_parameter"])
     for device in device_calibrations():
         if device.name.endswith("average"):
             continue
@@ -35,7 +35,7 @@ def test_representative_devices_take_their_domains_mean_variability():
 
 def test_ims_4705_time_carries_the_published_etr_at_parameter_3():
     ims = ims_calibration()
-    row = tables()["ims_front_end"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
+    row = published_tables()["ims_front_end"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
     capacity = analytic.frontend_capacity(windows_of(ims, "IMS"), ims.frontend_ms / 1000)
     assert capacity == pytest.approx(2 * row["ims_etr_per_s"])
     assert ims.think_s == pytest.approx(16.0) and ims.terminals == 1000

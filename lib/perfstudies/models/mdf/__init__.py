@@ -21,7 +21,7 @@ from perfstudies.models.mdf.calibration import (calibrate, channel_ios_per_messa
 from perfstudies.models.mdf.comparison import cells, experiments
 from perfstudies.models.mdf.explore import (PANEL, SWEEPS, capacity_table, device_by_parameter, held_iosq_table, hold_table,
                                             ims_bounds_table, mva_table, panel_defaults, slice_table,
-                                            sweep, sweep_curves, sweep_points, widget_run, widget_theory)
+                                            rates_sweep, sweep_curves, sweep_points, widget_run, widget_theory)
 from perfstudies.models.mdf.facts import facts
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart, widget_view)
@@ -39,7 +39,7 @@ comparison = STUDY.comparison
 __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model", "build_network", "calibrate", "facts",
            "device_table", "rule_table", "ims_calibrated", "tso_calibrated", "channel_ios_per_message", "comparison",
            "cells", "experiments", "widget_run", "PANEL", "SWEEPS", "widget_theory", "widget_view",
-           "panel_defaults", "sweep_points", "sweep",
+           "panel_defaults", "sweep_points", "rates_sweep",
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",
            "slice_table", "hold_table", "capacity_table", "held_iosq_table", "ims_bounds_table", "mva_table",

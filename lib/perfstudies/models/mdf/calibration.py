@@ -78,14 +78,14 @@ TABLE_NAMES = {"io_response_by_domain": "Table 1", "device_activity": "Table 2",
 
 
 @functools.cache
-def tables() -> dict[str, pd.DataFrame]:
+def published_tables() -> dict[str, pd.DataFrame]:
     """The transcribed tables and workload facts, as loaded (and checked) from ``data/mdf``."""
     return {name: load(KEY, name) for name in (*TABLE_NAMES, "workload")}
 
 
 def fact(name: str) -> float:
     """One workload fact from ``workload.csv``."""
-    facts = tables()["workload"].set_index("fact")["value"]
+    facts = published_tables()["workload"].set_index("fact")["value"]
     return float(facts[name])
 
 
@@ -118,7 +118,7 @@ def device_calibrations() -> list[DeviceCalibration]:
     representative device's is its BASE rate times the mean ratio of the
     parameter-3 to the BASE rate of its domain's Table 2 devices.
     """
-    devices = tables()["device_activity"]
+    devices = published_tables()["device_activity"]
     base = devices[devices["scheduling_parameter"] == "BASE"]
     anchors = devices[devices["scheduling_parameter"] == str(CALIBRATION_PARAMETER)].set_index("device")["rate_per_s"]
     found = []
@@ -130,7 +130,7 @@ def device_calibrations() -> list[DeviceCalibration]:
                       (("RATE (I/O/s)", row.rate_per_s), ("RESP (ms)", row.resp_ms), ("IOSQ (ms)", row.iosq_ms)))
         cells += (Published("Table 2", f"{row.device} RATE (I/O/s)", str(CALIBRATION_PARAMETER), anchor),)
         found.append(DeviceCalibration(row.device, row.domain, 1000.0 * service, scv, row.rate_per_s, anchor, cells))
-    domains = tables()["io_response_by_domain"]
+    domains = published_tables()["io_response_by_domain"]
     for row in domains[domains["scheduling_parameter"] == "BASE"].itertuples():
         service = (row.avg_resp_ms - row.avg_iosq_ms) / 1000.0
         peers = [d for d in found if d.domain == row.domain]
@@ -183,15 +183,15 @@ def nearest_rule(estimates: dict[str, float], published: float) -> str:
 
 def rule_cell() -> Published:
     """The cell RMF's rule is calibrated on: Table 1, IMS AVG IOSQ at the calibration parameter."""
-    row = tables()["io_response_by_domain"].set_index(["domain", "scheduling_parameter"])
+    row = published_tables()["io_response_by_domain"].set_index(["domain", "scheduling_parameter"])
     column = str(CALIBRATION_PARAMETER)
     return Published("Table 1", "IMS AVG IOSQ (ms)", column, float(row.loc[("IMS", column), "avg_iosq_ms"]))
 
 
 def ims_calibration(switch_ms: float | None = None) -> ImsParams:
     """The IMS parameters at the calibration column (closed forms on Table 3, parameter 3)."""
-    row = tables()["ims_front_end"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
-    base_resp = tables()["io_response_by_domain"].set_index(["domain", "scheduling_parameter"])
+    row = published_tables()["ims_front_end"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
+    base_resp = published_tables()["io_response_by_domain"].set_index(["domain", "scheduling_parameter"])
     switch_ms = switch_calibration() if switch_ms is None else switch_ms
     defaults = ImsParams(scheduling_parameter=CALIBRATION_PARAMETER, switch_ms=switch_ms)
     windows = windows_of(defaults, "IMS")
@@ -209,7 +209,7 @@ def ims_calibration(switch_ms: float | None = None) -> ImsParams:
 
 def channel_ios_per_message() -> float:
     """4705 channel I/Os per message moved, from Table 3's parameter-3 row (two messages per transaction)."""
-    row = tables()["ims_front_end"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
+    row = published_tables()["ims_front_end"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
     return row["rate_4705_per_s"] / (2.0 * row["ims_etr_per_s"])
 
 
@@ -221,7 +221,7 @@ def tso_calibration(switch_ms: float | None = None) -> TsoParams:
     per command; the iteration ``cpu <- cpu * simulated ETR / published ETR``
     starts at the fully busy guess and converges in two or three steps.
     """
-    row = tables()["tso_effects"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
+    row = published_tables()["tso_effects"].set_index("scheduling_parameter").loc[CALIBRATION_PARAMETER]
     users, target = int(fact("tso_users")), row["tso_etr_per_s"]
     switch_ms = switch_calibration() if switch_ms is None else switch_ms
     params = TsoParams(scheduling_parameter=CALIBRATION_PARAMETER, users=users, switch_ms=switch_ms,

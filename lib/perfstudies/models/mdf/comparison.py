@@ -74,7 +74,7 @@ from perfstudies.compare import DEFAULT, Published, Tolerance, resolution
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import (CALIBRATION_PARAMETER, COLUMNS, DeviceCalibration,
                                                 channel_ios_per_message, device, devices, fact, ims_calibrated,
-                                                rmf_rule, switch_calibration, tables, tso_calibrated)
+                                                published_tables, rmf_rule, switch_calibration, tso_calibrated)
 from perfstudies.models.mdf.mechanism import windows_of
 from perfstudies.models.mdf.network import ims_model, model, tso_model
 from perfstudies.models.mdf.params import DeviceParams, ImsParams
@@ -116,17 +116,17 @@ DOMAINS = ("IMS", "TSO")
 def published_cells() -> dict[tuple[str, str, str], Published]:
     """Every published cell of Tables 1-4, keyed by (table, row, column)."""
     cells = []
-    for row in tables()["io_response_by_domain"].itertuples():
+    for row in published_tables()["io_response_by_domain"].itertuples():
         cells += [Published("Table 1", f"{row.domain} AVG RESP (ms)", row.scheduling_parameter, row.avg_resp_ms),
                   Published("Table 1", f"{row.domain} AVG IOSQ (ms)", row.scheduling_parameter, row.avg_iosq_ms)]
-    for row in tables()["device_activity"].itertuples():
+    for row in published_tables()["device_activity"].itertuples():
         cells += [Published("Table 2", f"{row.device} {label}", row.scheduling_parameter, value)
                   for label, value in (("RATE (I/O/s)", row.rate_per_s), ("RESP (ms)", row.resp_ms),
                                        ("IOSQ (ms)", row.iosq_ms))]
-    for row in tables()["ims_front_end"].itertuples():
+    for row in published_tables()["ims_front_end"].itertuples():
         cells += [Published("Table 3", label, str(row.scheduling_parameter), getattr(row, column))
                   for column, label in TABLE3_ROWS.items()]
-    for row in tables()["tso_effects"].itertuples():
+    for row in published_tables()["tso_effects"].itertuples():
         cells += [Published("Table 4", "TSO RESPONSE TIME (s)", str(row.scheduling_parameter), row.tso_response_s),
                   Published("Table 4", "TSO ETR (tx/s)", str(row.scheduling_parameter), row.tso_etr_per_s)]
     return {(c.table, c.row, c.column): c for c in cells}

@@ -21,7 +21,7 @@ import functools
 import pandas as pd
 
 from perfstudies.models.mdf import analytic
-from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated, tables, tso_calibrated
+from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated, published_tables, tso_calibrated
 from perfstudies.models.mdf.analytic import check_device_load, held_busy_time
 from perfstudies.models.mdf.mechanism import windows_of
 from perfstudies.models.mdf.network import RULE_METRICS, check_stable, model
@@ -156,13 +156,13 @@ def sweep_points(rates=SLIDER_RATES, parameters=ALL_PARAMETERS) -> list[DevicePa
                          f"IMS device: {error}") from None
 
 
-def sweep() -> pd.DataFrame:
+def rates_sweep() -> pd.DataFrame:
     """The slider chart's sweep: every point of :func:`sweep_points`, ``SWEEP_REPLICATIONS`` each (tidy rows)."""
     return SWEEPS["rates"].runs()
 
 
 def sweep_curves(runs: pd.DataFrame) -> pd.DataFrame:
-    """IOSQ and RESP by rate and scheduling parameter, with 95% intervals, from :func:`sweep`'s rows."""
+    """IOSQ and RESP by rate and scheduling parameter, with 95% intervals, from :func:`rates_sweep`'s rows."""
     names = {"iosq_ms": "IOSQ, true mean", "rmf_iosq_ms": "AVG IOSQ, RMF", "resp_ms": "AVG RESP, RMF"}
     curves = summarize(runs[runs["metric"].isin(list(names))],
                        by=["rate", "scheduling_parameter", "metric"]).reset_index()
@@ -192,7 +192,7 @@ def held_iosq_table(name: str = "IMS-C23") -> pd.DataFrame:
     calibration = device(name)
     service = calibration.service_ms / 1000
     unsliced = windows_of(_setup(3, sliced=False), calibration.domain)
-    devices = tables()["device_activity"]
+    devices = published_tables()["device_activity"]
     rows = []
     for row in devices[devices["device"] == name].itertuples():
         sliced = row.scheduling_parameter != "BASE"

@@ -16,7 +16,7 @@ from perfstudies.facts import Fact
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, ims_calibrated, rmf_rule, tso_calibrated
 from perfstudies.models.mdf.explore import (ALL_PARAMETERS, capacity_table, held_iosq_table, hold_table,
-                                            ims_bounds_table, mva_table, panel_defaults, sweep, sweep_curves,
+                                            ims_bounds_table, mva_table, panel_defaults, rates_sweep, sweep_curves,
                                             widget_run)
 from perfstudies.models.mdf.mechanism import domain_windows, windows_of
 from perfstudies.models.mdf.params import KEY, DeviceParams
@@ -103,7 +103,7 @@ def exercise_facts() -> dict[str, Fact]:
         found[f"panel-held-{name}"] = Fact(runs[name]["held_ms"], "ms", f"the panel's hold per I/O at parameter {name}")
     found["panel-transfer"] = Fact(runs["1"]["resp_ms"] - runs["1"]["rmf_iosq_ms"], "ms",
                                    "RESP minus RMF's IOSQ of the panel's default run")
-    curves = sweep_curves(sweep()).set_index(["rate", "scheduling_parameter", "metric"])
+    curves = sweep_curves(rates_sweep()).set_index(["rate", "scheduling_parameter", "metric"])
     for rate, p in SWEEP_QUOTED:
         found[f"sweep-{rate}-{p}"] = Fact(curves.loc[(float(rate), p, "IOSQ, true mean"), "mean"], "ms",
                                           f"the sweep's true IOSQ at {rate} I/O per s, parameter {p}")

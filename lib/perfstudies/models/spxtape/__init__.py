@@ -15,7 +15,7 @@ from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_COLUM
                                                     calibrate_concurrent, calibration_table, envelope_table,
                                                     table2_model)
 from perfstudies.models.spxtape.comparison import cells, experiments
-from perfstudies.models.spxtape.explore import (PANEL, SWEEPS, WIDGET_CONTROLS, WIDGET_RANGES, one_drive_trace, sweep,
+from perfstudies.models.spxtape.explore import (PANEL, SWEEPS, WIDGET_CONTROLS, WIDGET_RANGES, one_drive_trace, drives_sweep,
                                                 sweep_points, trace, widget_defaults, widget_run)
 from perfstudies.models.spxtape.facts import facts
 from perfstudies.models.spxtape.figures import (calibration_view, elapsed_chart, network_chart, run_chart, sweep_chart,
@@ -29,7 +29,7 @@ __all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "SWEEP
            "busiest_volume_pages", "calibrate", "calibrate_concurrent", "calibration_table", "calibration_view", "cells",
            "comparison",
            "elapsed_chart", "envelope", "envelope_table", "experiments", "facts", "model", "network_chart", "one_drive_trace",
-           "run_chart", "sweep", "sweep_chart",
+           "run_chart", "drives_sweep", "sweep_chart",
            "sweep_points", "table2_model", "trace", "volume_model", "widget_defaults", "widget_run",
            "widget_view"]
 

@@ -8,7 +8,7 @@ times): :func:`perfstudies.panel.run_traced`, the one panel table (each metric
 and its change from the default, paired) plus the first replication's
 timeline and buffer, which the chapter draws.  :data:`SWEEPS` declares the
 precomputed sweep that the kernel-free slider chart moves over (its points,
-:func:`sweep_points`), and :func:`sweep` summarizes it.  Every seed comes from ``SEED``.
+:func:`sweep_points`), and :func:`drives_sweep` summarizes it.  Every seed comes from ``SEED``.
 """
 
 import pandas as pd
@@ -91,7 +91,7 @@ SWEEPS = {"drives": Sweep(name=f"{KEY}-drives", scope=KEY, model=model, points=s
                           replications=SWEEP_REPLICATIONS, seed=SEED)}
 
 
-def sweep() -> pd.DataFrame:
+def drives_sweep() -> pd.DataFrame:
     """The slider chart's data: elapsed time (mean and 95% CI) per volumes and drives."""
     runs = SWEEPS["drives"].runs()
     return summarize(runs[runs["metric"] == "elapsed_s"], by=["volumes", "drives"]).reset_index()

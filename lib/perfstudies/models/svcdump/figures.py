@@ -16,7 +16,7 @@ from perfstudies.models.svcdump import analytic
 from perfstudies.models.svcdump.calibration import CALIBRATED_ON, calibrate, calibrated_params, statements
 from perfstudies.models.svcdump.params import BLOCKS_PER_IO, CHANNELS, DEVICES
 from perfstudies.panel import panel_caption, panel_view
-from perfstudies.tables import comparison, exact, interval, number, percent, readable
+from perfstudies.tables import exact, interval, number, percent, published_vs_model, readable
 
 STRIPES = list(range(1, 9))
 X_STRIPES = alt.X("stripes:Q", axis=charts.integer_axis("stripes (dump volumes)"))
@@ -208,10 +208,10 @@ def utilization_chart(summary: pd.DataFrame) -> alt.FacetChart:
 
 
 def comparison_view(table: pd.DataFrame):
-    """The standard published-vs-model table (:func:`perfstudies.tables.comparison`), each cell labelled
+    """The standard published-vs-model table (:func:`perfstudies.tables.published_vs_model`), each cell labelled
     by the statement's words (quantity · comparison · device) rather than by its key."""
     words = statements().loc[table["key"]]
-    return comparison(table.assign(table=words["quantity"].to_numpy(), row=words["comparison"].to_numpy(),
+    return published_vs_model(table.assign(table=words["quantity"].to_numpy(), row=words["comparison"].to_numpy(),
                                    column=words["device"].to_numpy()))
 
 
