@@ -13,6 +13,7 @@ import pytest
 
 from perfstudies import cache, stored_runs, study as study_module
 from perfstudies.evaluate import simulate
+from perfstudies.stored_sweeps import spot_checked
 from perfstudies.studies import STUDIES, study
 from toy import mm1
 
@@ -45,9 +46,11 @@ def test_the_toy_study_runs_reproduce(toy_runs):
 
 def test_a_changed_value_is_found_by_the_spot_check(toy_runs):
     changed = {"queue": {name: frame.copy() for name, frame in toy_runs["queue"].items()}}
-    changed["queue"]["heavy"].iloc[-1, 0] += 1e-12
+    heavy = changed["queue"]["heavy"]
+    index = spot_checked(int(cache.sources_digest(mm1.KEY)[:8], 16), list(changed["queue"]).index("heavy"), len(heavy))
+    heavy.iloc[index, 0] += 1e-12  # the replication the spot check simulates again
     found = stored_runs.problems(mm1.STUDY, changed)
-    assert len(found) == 1 and f"replication {len(changed['queue']['heavy'])} of 'queue' / 'heavy'" in found[0]
+    assert len(found) == 1 and f"replication {index + 1} of 'queue' / 'heavy'" in found[0]
 
 
 def test_a_replication_too_many_or_too_few_is_found_by_the_replay(toy_runs):

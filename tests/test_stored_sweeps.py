@@ -57,8 +57,7 @@ def test_the_toy_sweep_reproduces_and_its_replay_is_the_simulation(toy_values):
 
 
 def test_a_changed_value_at_a_checked_replication_is_found(toy_values):
-    pick = int(sources_digest(SWEEP.scope)[:8], 16)
-    replication = (pick + 1) % SWEEP.replications  # the one point 1's spot check simulates again
+    replication = stored_sweeps.spot_checked(int(sources_digest(SWEEP.scope)[:8], 16), 1, SWEEP.replications)
     changed = toy_values.copy()
     row = changed.index[(changed["point"] == 1) & (changed["replication"] == replication)][0]
     changed.loc[row, "value"] += 1e-12

@@ -13,17 +13,18 @@ the stored runs, but only after checking that this code would produce them
    :func:`perfstudies.evaluate.simulate` runs again with the stored
    replications standing in for the model: it must ask for every stored
    replication of every configuration and for no other.
-2. **Spot check.** Two replications of every configuration, the last one and
-   one picked by the digest of the study's sources (so a code change moves
-   the pick), are simulated again with their seeds and must give the stored
-   metrics bit for bit.
+2. **Spot check.** One replication of every configuration, picked by the
+   digest of the study's sources (so a code change moves the pick) and a
+   different one from configuration to configuration, is simulated again
+   with its seed and must give the stored metrics bit for bit.
 
 Runs that fail are not used: they are simulated, with a
 :class:`StoredRunsWarning` naming the first problem and the command that
 refreshes the file, and ``tests/test_stored_runs.py`` fails on them.  The
-check costs two replications per configuration instead of all of them.
-What it cannot see is a change that alters only replications neither pick
-reaches (a rare path that a few seeds take); ``python -m
+check costs one replication per configuration instead of all of them (as
+:mod:`perfstudies.stored_sweeps` checks the chapters' sweeps).
+What it cannot see is a change that alters only replications the picks do not
+reach (a rare path that a few seeds take); ``python -m
 perfstudies.stored_runs --full`` simulates every study from scratch and
 compares all of it.
 
@@ -44,6 +45,7 @@ from pathlib import Path
 import pandas as pd
 
 from perfstudies import stored_sweeps
+from perfstudies.stored_sweeps import spot_checked
 from perfstudies.cache import memoized, read_entry, same, sources_digest, write_entry
 from perfstudies.evaluate import simulate
 from perfstudies.paths import RUNS
@@ -102,15 +104,14 @@ def problems(study, runs: Mapping) -> list[str]:
     if found:
         return found
     pick = int(sources_digest(study.key)[:8], 16)
-    for (experiment_name, name), (experiment, configuration) in used.items():
+    for position, ((experiment_name, name), (experiment, configuration)) in enumerate(used.items()):
         frame = runs[experiment_name][name]
-        seeds = replication_seeds(study.seed, experiment.cap)
-        for index in sorted({len(frame) - 1, pick % len(frame)}):
-            fresh = model_metrics(experiment.model, configuration, seeds[index])
-            stored = {column: frame[column].iat[index] for column in frame.columns}
-            if not _identical(fresh, stored):
-                return [f"replication {index + 1} of {experiment_name!r} / {name!r} simulates to {dict(fresh)} "
-                        f"with this code; stored: {stored}"]
+        index = spot_checked(pick, position, len(frame))
+        fresh = model_metrics(experiment.model, configuration, replication_seeds(study.seed, experiment.cap)[index])
+        stored = {column: frame[column].iat[index] for column in frame.columns}
+        if not _identical(fresh, stored):
+            return [f"replication {index + 1} of {experiment_name!r} / {name!r} simulates to {dict(fresh)} "
+                    f"with this code; stored: {stored}"]
     return []
 
 

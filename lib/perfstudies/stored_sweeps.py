@@ -178,7 +178,7 @@ def problems(sweep: Sweep, values: pd.DataFrame) -> list[str]:
     pick = int(sources_digest(sweep.scope)[:8], 16)
     seeds = replication_seeds(sweep.seed, sweep.replications)
     for index, point in enumerate(sweep.points()):
-        replication = (pick + index) % sweep.replications
+        replication = spot_checked(pick, index, sweep.replications)
         fresh = model_metrics(sweep.model, point, seeds[replication])
         rows = runs[(runs["point"] == index) & (runs["replication"] == replication)]
         stored = dict(zip(rows["metric"], rows["value"]))
@@ -186,6 +186,13 @@ def problems(sweep: Sweep, values: pd.DataFrame) -> list[str]:
             return [f"point {index} replication {replication + 1} simulates to {dict(fresh)} with this code; "
                     f"stored: {stored}"]
     return []
+
+
+def spot_checked(pick: int, position: int, replications: int) -> int:
+    """The replication a spot check simulates again, of ``replications``, at the point (or configuration) at
+    ``position``: ``pick`` (from the sources' digest) moves it with every code change, ``position`` from one
+    point to the next, so the checks of successive changes reach every replication."""
+    return (pick + position) % replications
 
 
 def _identical(fresh, stored) -> bool:
