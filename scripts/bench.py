@@ -22,6 +22,10 @@
 5. Per study, the full comparison (calibration and every full-scale prediction run),
    computed afresh rather than read from the book's disk memo.
 6. A clean `make book` and a rebuild with nothing changed (skip with --no-book).
+7. Per page with a live panel, a first Run All as on a fresh clone: the page's cells in a fresh
+   kernel on an empty disk memo (``PERFSTUDIES_CACHE_DIR``; the stored runs and sweeps of
+   ``data/runs`` are there, as in any clone), in wall-clock seconds and in CPU seconds of the
+   kernel and every process it started (skip with --no-cold).
 
 Results are printed as a Markdown table and written to _build/bench.json.
 """
@@ -33,6 +37,7 @@ import platform
 import shutil
 import statistics
 import subprocess
+import tempfile
 import time
 from unittest import mock
 
@@ -277,10 +282,53 @@ def bench_book() -> dict:
             "rebuild_nothing_changed_s": rebuild, "rebuild_nothing_changed_executed": rebuild_executed}
 
 
+#: The pages a reader runs live (the chapters and the two theory pages with a panel).
+LIVE_PAGES = ["book/intro.md", "book/queueing.md", *sorted(f"notebooks/{key}.md" for key in STUDIES)]
+#: Most CPU seconds a page's first Run All should take on the project's machine (issue 31).
+COLD_TARGET_CPU_S = 30.0
+
+
+def _process_tree_cpu(pid: int) -> float:
+    """CPU seconds of process ``pid`` and of every process it started (ended ones counted by their parents)."""
+    import psutil
+
+    root = psutil.Process(pid)
+    total = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = process.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+def bench_cold_pages() -> dict:
+    """Each live page's first Run All on an empty disk memo, in a fresh kernel (section 7)."""
+    import jupytext
+    import nbclient
+
+    results = {}
+    for page in LIVE_PAGES:
+        notebook = jupytext.read(ROOT / page)
+        with tempfile.TemporaryDirectory(prefix="cold-memo-") as memo, \
+                mock.patch.dict("os.environ", {"PERFSTUDIES_CACHE_DIR": memo}):
+            client = nbclient.NotebookClient(notebook, timeout=900, kernel_name="python3",
+                                             resources={"metadata": {"path": str((ROOT / page).parent)}})
+            started = time.monotonic()
+            with client.setup_kernel():
+                pid = client.km.provisioner.process.pid
+                for index, cell in enumerate(notebook.cells):
+                    client.execute_cell(cell, index)
+                wall = time.monotonic() - started
+                cpu = _process_tree_cpu(pid)
+        results[page] = {"wall_s": wall, "cpu_s": cpu}
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-book", action="store_true", help="skip the two book builds")
     parser.add_argument("--no-comparisons", action="store_true", help="skip the full comparisons")
+    parser.add_argument("--no-cold", action="store_true", help="skip the live pages' first Run All")
     parser.add_argument("--panels-only", action="store_true",
                         help="the loop unit and the live panels only (no FIFO, engine, comparisons or book)")
     arguments = parser.parse_args()
@@ -301,6 +349,8 @@ def main() -> None:
                "fifo": {} if arguments.panels_only else bench_fifo(), "widgets": widgets, "engine": engine_runs}
     if not (arguments.no_comparisons or arguments.panels_only):
         results["comparisons"] = bench_comparisons()
+    if not (arguments.no_cold or arguments.panels_only):
+        results["cold_pages"] = bench_cold_pages()
 
     print("| measurement | value |\n|---|---|")
     walls = [wall for wall, _ in loops]
@@ -341,6 +391,10 @@ def main() -> None:
             print(f"| full comparison, {key} | failed: {comparison['error']} |")
             continue
         print(f"| full comparison, {key} ({comparison['cells']} cells) | {comparison['seconds']:.1f} s |")
+    for page, run in results.get("cold_pages", {}).items():
+        verdict = "at or under" if run["cpu_s"] <= COLD_TARGET_CPU_S else "over"
+        print(f"| first Run All on an empty memo, {page} | {run['wall_s']:.1f} s wall, {run['cpu_s']:.1f} CPU-s of "
+              f"the kernel and its workers ({verdict} the {COLD_TARGET_CPU_S:.0f} CPU-s target) |")
     if not (arguments.no_book or arguments.panels_only):
         results["book"] = bench_book()
         book = results["book"]

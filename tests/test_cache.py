@@ -378,3 +378,13 @@ def test_a_study_scope_leaves_out_the_other_studies_files_only():
 def test_a_scope_must_be_a_study_key():
     with pytest.raises(ValueError, match="scope = 'no where' is not allowed"):
         cache.memoized("x", lambda: 1, scope="no where")
+
+
+def test_the_folder_moves_with_its_variable_and_refuses_a_relative_path(monkeypatch, tmp_path):
+    monkeypatch.setenv(cache.DIR_VARIABLE, str(tmp_path))
+    assert cache.folder() == tmp_path
+    monkeypatch.setenv(cache.DIR_VARIABLE, "relative/memo")
+    with pytest.raises(ValueError, match=r"^PERFSTUDIES_CACHE_DIR = 'relative/memo' is not allowed: allowed an absolute"):
+        cache.folder()
+    monkeypatch.delenv(cache.DIR_VARIABLE)
+    assert cache.folder() == cache.BUILD / "cache"

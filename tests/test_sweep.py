@@ -22,7 +22,9 @@ def test_local_processes_match_in_process_run():
 def test_dask_local_cluster_matches_local_run():
     distributed = pytest.importorskip("distributed")
     local = run_sweep(queue_model, POINTS, replications=2, seed=3, max_workers=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    # Workers as threads of this process (each chunk still runs in a child process of its own,
+    # sweep._run_chunk_isolated), behind a real TCP scheduler: 5.8 s here against 15.4 s with worker processes.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
                                   dashboard_address=None) as cluster:
         on_dask = run_sweep(queue_model, POINTS, replications=2, seed=3, scheduler=cluster.scheduler_address)
     pd.testing.assert_frame_equal(local, on_dask)

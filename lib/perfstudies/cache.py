@@ -15,7 +15,7 @@ a key made from
   (:func:`callable_digest`).
 
 Change any of them and the result is computed again.  Delete ``_build/cache``
-to start from scratch.
+to start from scratch (``PERFSTUDIES_CACHE_DIR``, an absolute path, puts the folder elsewhere).
 
 The folder is bounded: after each write the least recently used entries (by
 modification time, which a read refreshes) are deleted until the entries
@@ -69,7 +69,22 @@ from perfstudies.context import building_book
 from perfstudies.params import check_callable
 from perfstudies.paths import BUILD, DATA, ROOT, RUNS
 
-CACHE = BUILD / "cache"
+#: The environment variable that moves the folder (an absolute path; default ``_build/cache``): `make bench`
+#: points a fresh kernel at an empty folder to time a chapter's first run.
+DIR_VARIABLE = "PERFSTUDIES_CACHE_DIR"
+
+
+def folder() -> Path:
+    """The memo's folder: ``$PERFSTUDIES_CACHE_DIR`` when set, else ``_build/cache``."""
+    text = os.environ.get(DIR_VARIABLE)
+    if text is None:
+        return BUILD / "cache"
+    if not os.path.isabs(text):
+        raise ValueError(f"{DIR_VARIABLE} = {text!r} is not allowed: allowed an absolute path to a folder")
+    return Path(text)
+
+
+CACHE = folder()
 #: Version of the file layout; part of every key.
 FORMAT = 1
 #: Distributions whose installed versions are part of every key: what a model's
