@@ -22,8 +22,9 @@ from toy import mm1
 DECLARED = stored_sweeps.declared(STUDIES)
 
 
-def test_every_study_declares_its_chapters_sweeps():
-    assert {sweep.scope for sweep in DECLARED} == set(STUDIES)
+def test_every_study_and_both_theory_pages_declare_their_sweeps():
+    assert {sweep.scope for sweep in DECLARED} == {*STUDIES, None}
+    assert {sweep.name.split("-")[0] for sweep in DECLARED if sweep.scope is None} == {"intro", "queueing"}
 
 
 @pytest.mark.parametrize("sweep", DECLARED, ids=[sweep.name for sweep in DECLARED])
@@ -73,6 +74,21 @@ def test_a_missing_or_extra_replication_is_found_by_the_replay(toy_values):
                                                     "not part of the sweep"]
 
 
+def test_a_sweep_with_precision_targets_is_replayed_by_its_sequential_rule():
+    precise = dataclasses.replace(SWEEP, name="mm1-precise", cap=12,
+                                  precision=lambda: [{}, {"time_in_system_s": 0.05}, {}])
+    runs = precise.simulate()
+    counts = runs.groupby("point")["replication"].nunique()
+    assert counts[0] == counts[2] == 3 and 3 < counts[1] <= 12
+    values = stored_sweeps.stored_values(runs)
+    assert stored_sweeps.problems(precise, values) == []
+    last = counts[1] - 1
+    fewer = values[~((values["point"] == 1) & (values["replication"] == last))]
+    assert stored_sweeps.problems(precise, fewer) == [f"point 1 ({precise.points()[1]!r}) replication {last + 1} "
+                                                      "is not stored"]
+    assert precise.missed(runs) == ([(1, "time_in_system_s")] if counts[1] == 12 else [])
+
+
 def test_runs_come_from_the_store_when_they_reproduce_and_are_simulated_otherwise(store, toy_values, monkeypatch):
     cache.write_entry(stored_sweeps.path(SWEEP), f"sweep-{SWEEP.name}", "0" * 24, toy_values)
     monkeypatch.setattr(stored_sweeps.Sweep, "simulate", lambda self: pytest.fail("simulated"))
@@ -92,9 +108,9 @@ def test_runs_come_from_the_store_when_they_reproduce_and_are_simulated_otherwis
 def test_update_writes_missing_values_and_leaves_reproducing_ones(store, monkeypatch, toy_values):
     monkeypatch.setattr("perfstudies.studies.study", {mm1.KEY: mm1.STUDY}.__getitem__)
     path = store / f"sweep-{SWEEP.name}.json"
-    assert stored_sweeps.update([mm1.KEY]) == [f"mm1-loads: wrote {path} (3 points x 3 replications)"]
+    assert stored_sweeps.update([mm1.KEY], pages=False) == [f"mm1-loads: wrote {path} (3 points, 9 replications)"]
     assert stored_sweeps.load(SWEEP).equals(toy_values)
-    assert stored_sweeps.update([mm1.KEY]) == [f"mm1-loads: {path} reproduces; unchanged"]
+    assert stored_sweeps.update([mm1.KEY], pages=False) == [f"mm1-loads: {path} reproduces; unchanged"]
 
 
 @pytest.mark.parametrize(("change", "field"), [

@@ -219,10 +219,11 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"study {unknown[0]!r} is not allowed: allowed one of {', '.join(STUDIES)}")
     keys = arguments.studies or list(STUDIES)
+    pages = not arguments.studies  # the book pages' sweeps too, unless studies are named
     if arguments.full:
-        lines = full_check(keys) + stored_sweeps.full_check(keys)
+        lines = full_check(keys) + stored_sweeps.full_check(keys, pages)
     else:
-        lines = update(keys) + stored_sweeps.update(keys)
+        lines = update(keys) + stored_sweeps.update(keys, pages)
     print("\n".join(lines))
     return 1 if any(line.endswith("DIFFERENT") for line in lines) else 0
 

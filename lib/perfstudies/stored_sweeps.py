@@ -1,16 +1,20 @@
 """A chapter's precomputed sweep, declared once; its values kept in the repository and used only when they reproduce.
 
 A study declares the sweeps behind its chapter's kernel-free sliders as
-:class:`Sweep` records (``SWEEPS`` in its ``explore.py``, ``Study.sweeps``):
-the model, the points, the replications and the seed.  :meth:`Sweep.runs`
-returns :func:`perfstudies.sweep.run_sweep`'s tidy rows, disk-memoized; on a
-cold memo it takes the values ``make runs`` stored in
-``data/runs/sweep-<name>.json``, but only after two checks (:func:`problems`):
+:class:`Sweep` records (``SWEEPS`` in its ``explore.py``, ``Study.sweeps``),
+and the book's theory pages theirs in :mod:`perfstudies.page_sweeps`: the
+model, the points, the replications (a fixed number, or a first number and a
+precision target per point, :func:`perfstudies.sweep.sweep_until`'s rule) and
+the seed.  :meth:`Sweep.runs` returns :func:`perfstudies.sweep.run_sweep`'s
+tidy rows, disk-memoized; on a cold memo it takes the values ``make runs``
+stored in ``data/runs/sweep-<name>.json``, but only after two checks
+(:func:`problems`):
 
-1. **Replay.** :func:`~perfstudies.sweep.run_sweep` runs again over the
-   declared points with the stored values standing in for the model: it must
-   find a stored replication for every task, and every stored replication
-   must be asked for.
+1. **Replay.** The sweep runs again over the declared points with the stored
+   values standing in for the model (with a precision target, its sequential
+   rule decides again how many replications each point gets): it must find a
+   stored replication for every task, and every stored replication must be
+   asked for.
 2. **Spot check.** One replication of every point, picked by the digest of the
    study's sources (so a code change moves the pick) and a different one from
    point to point, is simulated again with its seed and must give the stored
@@ -41,8 +45,9 @@ import pandas as pd
 
 from perfstudies.cache import NAME, memoized, read_entry, same, sources_digest, write_entry
 from perfstudies.paths import RUNS
-from perfstudies.runner import MAX_SEED, model_metrics, replication_seeds
-from perfstudies.sweep import MAX_WORKERS, run_sweep
+from perfstudies.runner import (DEFAULT_CAP, MAX_REPLICATIONS, MAX_SEED, missed_targets, model_metrics,
+                                precision_targets, replication_seeds, summarize)
+from perfstudies.sweep import MAX_WORKERS, run_sweep, sweep_until
 
 #: The command that rewrites stale stored sweeps.
 REFRESH = "make runs"
@@ -67,9 +72,10 @@ class Sweep:
     name : str
         ``<study>-<what>`` (letters, digits, ``_.-``): its memo entry and its
         file ``data/runs/sweep-<name>.json``.
-    scope : str
+    scope : str or None
         The study's key: the sources and data its values depend on
-        (:func:`perfstudies.cache.sources_digest`).
+        (:func:`perfstudies.cache.sources_digest`); None for a book page's
+        sweep (every source and data file).
     model : callable
         ``model(params, seed) -> {metric: number}``, at module level (worker
         processes import it).
@@ -77,29 +83,42 @@ class Sweep:
         ``points()``: the parameter records swept, in the chapter's order.
     replications, seed : int
         As in :func:`perfstudies.sweep.run_sweep` (replication *i* of every
-        point has seed ``replication_seeds(seed, replications)[i]``).
+        point has seed ``replication_seeds(seed, replications)[i]``); with
+        ``precision``, the first number of replications of every point.
     max_workers : int
         Local worker processes when the sweep is simulated (1: in-process).
+    precision : callable or None
+        ``precision()``: one ``{metric: largest 95% half-width}`` per point, the
+        targets :func:`perfstudies.sweep.sweep_until` replicates each point
+        until, up to ``cap`` replications (None: ``replications`` each).
+    cap : int
+        Most replications of a point under ``precision``.
     """
 
     name: str
-    scope: str
+    scope: str | None
     model: Callable
     points: Callable
     replications: int
     seed: int
     max_workers: int = 1
+    precision: Callable | None = None
+    cap: int = DEFAULT_CAP
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not NAME.fullmatch(self.name):
             raise ValueError(f"Sweep.name = {self.name!r} is not allowed: allowed 1-121 letters, digits, '_', '.' "
                              "or '-', starting with a letter or digit")
-        if not isinstance(self.scope, str) or not self.scope.isidentifier():
-            raise ValueError(f"Sweep.scope = {self.scope!r} is not allowed: allowed a study's key (an identifier)")
+        if self.scope is not None and (not isinstance(self.scope, str) or not self.scope.isidentifier()):
+            raise ValueError(f"Sweep.scope = {self.scope!r} is not allowed: allowed a study's key (an identifier) "
+                             "or None")
         for field in ("model", "points"):
             if not callable(getattr(self, field)):
                 raise ValueError(f"Sweep.{field} = {getattr(self, field)!r} has the wrong type: allowed a callable")
-        for field, low, high in (("replications", 1, 1_000), ("seed", 0, MAX_SEED), ("max_workers", 1, MAX_WORKERS)):
+        if self.precision is not None and not callable(self.precision):
+            raise ValueError(f"Sweep.precision = {self.precision!r} has the wrong type: allowed a callable or None")
+        for field, low, high in (("replications", 1, 1_000), ("seed", 0, MAX_SEED), ("max_workers", 1, MAX_WORKERS),
+                                 *([("cap", self.replications, MAX_REPLICATIONS)] if self.precision else [])):
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ValueError(f"Sweep.{field} = {value!r} is not allowed: allowed an integer from {low} to {high}")
@@ -110,12 +129,27 @@ class Sweep:
         Disk-memoized on the study's sources, like the comparison's runs.
         """
         return memoized(f"sweep-{self.name}", self._stored_or_simulated, scope=self.scope,
-                        replications=self.replications, seed=self.seed)
+                        replications=self.replications, seed=self.seed, cap=self.cap)
 
     def simulate(self) -> pd.DataFrame:
         """Every replication of every point, simulated by this code (no memo, nothing stored read)."""
-        return run_sweep(self.model, self.points(), replications=self.replications, seed=self.seed,
-                         max_workers=self.max_workers, progress=False)
+        return self._swept(self.model, self.max_workers)
+
+    def missed(self, runs: pd.DataFrame) -> list[tuple[int, str]]:
+        """The ``(point, metric)`` precision targets ``runs`` still miss (at the cap); [] without ``precision``."""
+        if self.precision is None:
+            return []
+        summary = summarize(runs, by=["point", "metric"])
+        return [(index, metric) for index, target in enumerate(self.precision()) if target
+                for metric in missed_targets(summary.loc[index], precision_targets(target))]
+
+    def _swept(self, model: Callable, max_workers: int) -> pd.DataFrame:
+        """run_sweep's rows of ``model`` over the points, with this sweep's replication rule."""
+        if self.precision is None:
+            return run_sweep(model, self.points(), replications=self.replications, seed=self.seed,
+                             max_workers=max_workers, progress=False)
+        return sweep_until(model, self.points(), self.precision(), seed=self.seed, initial=self.replications,
+                           cap=self.cap, max_workers=max_workers)[0]
 
     def _stored_or_simulated(self) -> pd.DataFrame:
         stored = reproduced(self)
@@ -144,11 +178,10 @@ def stored_values(runs: pd.DataFrame) -> pd.DataFrame:
 
 def replay(sweep: Sweep, values: pd.DataFrame) -> pd.DataFrame:
     """run_sweep's rows of ``sweep`` with ``values`` standing in for its model (:class:`_Unstored` if one is missing)."""
-    points = sweep.points()
     index_of = {}
-    for index, point in enumerate(points):
+    for index, point in enumerate(sweep.points()):
         index_of.setdefault(point, index)
-    seeds = replication_seeds(sweep.seed, sweep.replications)
+    seeds = replication_seeds(sweep.seed, sweep.cap if sweep.precision else sweep.replications)
     groups = {key: frame for key, frame in values.groupby(["point", "replication"], sort=False)}
     asked = set()
 
@@ -160,8 +193,7 @@ def replay(sweep: Sweep, values: pd.DataFrame) -> pd.DataFrame:
         frame = groups[key]
         return dict(zip(frame["metric"], frame["value"].to_numpy()))
 
-    runs = run_sweep(stored_model, points, replications=sweep.replications, seed=sweep.seed, max_workers=1,
-                     progress=False)
+    runs = sweep._swept(stored_model, max_workers=1)
     unasked = set(groups) - asked
     if unasked:
         point, replication = min(unasked)
@@ -176,9 +208,10 @@ def problems(sweep: Sweep, values: pd.DataFrame) -> list[str]:
     except _Unstored as reason:
         return [str(reason)]
     pick = int(sources_digest(sweep.scope)[:8], 16)
-    seeds = replication_seeds(sweep.seed, sweep.replications)
+    seeds = replication_seeds(sweep.seed, sweep.cap if sweep.precision else sweep.replications)
+    counts = runs.groupby("point")["replication"].nunique()
     for index, point in enumerate(sweep.points()):
-        replication = spot_checked(pick, index, sweep.replications)
+        replication = spot_checked(pick, index, int(counts[index]))
         fresh = model_metrics(sweep.model, point, seeds[replication])
         rows = runs[(runs["point"] == index) & (runs["replication"] == replication)]
         stored = dict(zip(rows["metric"], rows["value"]))
@@ -227,17 +260,18 @@ def verdict(sweep: Sweep, values: pd.DataFrame, digest: str) -> list[str]:
                     stored=digest, replications=sweep.replications, seed=sweep.seed)
 
 
-def declared(keys) -> list[Sweep]:
-    """Every sweep the studies of ``keys`` declare, in their order."""
+def declared(keys, pages: bool = True) -> list[Sweep]:
+    """Every sweep the studies of ``keys`` declare, in their order, after the book pages' (unless not ``pages``)."""
+    from perfstudies.page_sweeps import PAGE_SWEEPS
     from perfstudies.studies import study as study_of
 
-    return [sweep for key in keys for sweep in study_of(key).sweeps.values()]
+    return [*(PAGE_SWEEPS if pages else ()), *(sweep for key in keys for sweep in study_of(key).sweeps.values())]
 
 
-def update(keys) -> list[str]:
-    """Write the values of every sweep of ``keys`` that are missing or do not reproduce; one line each."""
+def update(keys, pages: bool = True) -> list[str]:
+    """Write the values of every sweep of ``keys`` (and of the pages) that are missing or do not reproduce."""
     lines = []
-    for sweep in declared(keys):
+    for sweep in declared(keys, pages):
         values = stored_values(sweep.runs())
         try:
             current = load(sweep)
@@ -247,15 +281,15 @@ def update(keys) -> list[str]:
             lines.append(f"{sweep.name}: {path(sweep)} reproduces; unchanged")
             continue
         write_entry(path(sweep), f"sweep-{sweep.name}", sources_digest(sweep.scope)[:24], values)
-        lines.append(f"{sweep.name}: wrote {path(sweep)} ({values['point'].nunique()} points x "
-                     f"{sweep.replications} replications)")
+        lines.append(f"{sweep.name}: wrote {path(sweep)} ({values['point'].nunique()} points, "
+                     f"{len(values.groupby(['point', 'replication']))} replications)")
     return lines
 
 
-def full_check(keys) -> list[str]:
-    """Simulate every sweep of ``keys`` from scratch and compare all of it with the stored values; one line each."""
+def full_check(keys, pages: bool = True) -> list[str]:
+    """Simulate every sweep of ``keys`` (and of the pages) from scratch and compare all of it with the stored values."""
     lines = []
-    for sweep in declared(keys):
+    for sweep in declared(keys, pages):
         stored = load(sweep)
         fresh = stored_values(sweep.simulate())
         lines.append(f"{sweep.name}: {'identical' if stored is not None and same(fresh, stored) else 'DIFFERENT'}")
