@@ -133,7 +133,11 @@ class Sweep:
 
     def simulate(self) -> pd.DataFrame:
         """Every replication of every point, simulated by this code (no memo, nothing stored read)."""
-        return self._swept(self.model, self.max_workers)
+        return self.run_with(self.model, self.max_workers)
+
+    def seeds(self) -> list[int]:
+        """The seed of each replication a point may get (``replications``, or ``cap`` with ``precision``)."""
+        return replication_seeds(self.seed, self.cap if self.precision else self.replications)
 
     def missed(self, runs: pd.DataFrame) -> list[tuple[int, str]]:
         """The ``(point, metric)`` precision targets ``runs`` still miss (at the cap); [] without ``precision``."""
@@ -143,8 +147,9 @@ class Sweep:
         return [(index, metric) for index, target in enumerate(self.precision()) if target
                 for metric in missed_targets(summary.loc[index], precision_targets(target))]
 
-    def _swept(self, model: Callable, max_workers: int) -> pd.DataFrame:
-        """run_sweep's rows of ``model`` over the points, with this sweep's replication rule."""
+    def run_with(self, model: Callable, max_workers: int) -> pd.DataFrame:
+        """run_sweep's rows of ``model`` over the points, with this sweep's replication rule (a replay's stand-in
+        for the model, or the model itself)."""
         if self.precision is None:
             return run_sweep(model, self.points(), replications=self.replications, seed=self.seed,
                              max_workers=max_workers, progress=False)
@@ -181,7 +186,7 @@ def replay(sweep: Sweep, values: pd.DataFrame) -> pd.DataFrame:
     index_of = {}
     for index, point in enumerate(sweep.points()):
         index_of.setdefault(point, index)
-    seeds = replication_seeds(sweep.seed, sweep.cap if sweep.precision else sweep.replications)
+    seeds = sweep.seeds()
     groups = {key: frame for key, frame in values.groupby(["point", "replication"], sort=False)}
     asked = set()
 
@@ -193,7 +198,7 @@ def replay(sweep: Sweep, values: pd.DataFrame) -> pd.DataFrame:
         frame = groups[key]
         return dict(zip(frame["metric"], frame["value"].to_numpy()))
 
-    runs = sweep._swept(stored_model, max_workers=1)
+    runs = sweep.run_with(stored_model, max_workers=1)
     unasked = set(groups) - asked
     if unasked:
         point, replication = min(unasked)
@@ -208,7 +213,7 @@ def problems(sweep: Sweep, values: pd.DataFrame) -> list[str]:
     except _Unstored as reason:
         return [str(reason)]
     pick = int(sources_digest(sweep.scope)[:8], 16)
-    seeds = replication_seeds(sweep.seed, sweep.cap if sweep.precision else sweep.replications)
+    seeds = sweep.seeds()
     counts = runs.groupby("point")["replication"].nunique()
     for index, point in enumerate(sweep.points()):
         replication = spot_checked(pick, index, int(counts[index]))
