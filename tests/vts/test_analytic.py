@@ -11,7 +11,7 @@ from perfstudies.models.vts.analytic import (
 )
 from perfstudies.models.vts.comparison import configurations
 from perfstudies.models.vts.network import build_network, model, recall_model, run_length_s, warmup_s
-from perfstudies.models.vts.params import KEY, PATHS, VTSParams, base, ehpo, paf
+from perfstudies.models.vts.params import KEY, PATHS, TIME_FLOOR_S, VTSParams, base, ehpo, paf
 from perfstudies.models.vts.params import SEED as STUDY_SEED
 from perfstudies.runner import replicate
 from perfstudies.warmup import pilot_warmup
@@ -250,3 +250,11 @@ def test_the_warmup_deletion_is_at_least_what_mser5_finds(family):
     found = pilot_warmup(build_network(params), seed=STUDY_SEED, max_time=run_length_s(params), node=node)
     assert found.reliable, f"{family}: the pilot run is too short for MSER-5 to see a steady state"
     assert warmup_s(params) >= found.time, (family, warmup_s(params), found.time)
+
+
+@pytest.mark.parametrize("workload", ["peak_write", "sustained_write", "read_recall"])
+def test_mva_refuses_a_demand_below_its_smallest_time_naming_the_records_times(workload):
+    tiny = VTSParams(workload=workload).replace(disk_op_s=TIME_FLOOR_S, disk_fixed_s=TIME_FLOOR_S)
+    with pytest.raises(ValueError, match=r"^VTSParams\.disk_op_s = .*, VTSParams\.disk_fixed_s = .* give the cache "
+                                         r"a demand of .* below exact MVA's smallest nonzero time"):
+        mva_solution(tiny)
