@@ -15,8 +15,6 @@ sphinx-jupyterbook-latex as ``jupyter-book build --builder pdflatex`` loads it, 
 """
 
 import argparse
-import contextlib
-import os
 import shutil
 import subprocess
 import sys
@@ -92,21 +90,6 @@ def seed_for_print() -> Path:
     return cache_path
 
 
-@contextlib.contextmanager
-def _environment_kept():
-    """Give the process back its environment after an in-process Sphinx run.
-
-    The book's extensions set ``PERFSTUDIES_BOOK_BUILD=1`` in the process (book/_ext/offline_assets.py);
-    left behind, every kernel or JupyterLab this process starts later would build snapshots, not live panels.
-    """
-    saved = dict(os.environ)
-    try:
-        yield
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-
-
 def write_tex(edition: str, start: str, name: str, cache_path: Path) -> Path:
     """Write the TeX of the pages from ``start`` (the whole book from its root) to ``<name>.tex``; its folder."""
     from jupyter_book.config import get_final_config
@@ -124,7 +107,7 @@ def write_tex(edition: str, start: str, name: str, cache_path: Path) -> Path:
     config, _ = get_final_config(user_yaml=ROOT / "book" / "_config.yml", cli_config=overrides, sourcedir=ROOT,
                                  use_external_toc=True)
     config["extensions"].append("print_numbers")  # book/_ext: chapters numbered as on the web (LaTeX only)
-    with patch_docutils(None), docutils_namespace(), _environment_kept():
+    with patch_docutils(None), docutils_namespace():
         app = Sphinx(srcdir=ROOT, confdir=None, outdir=latex, doctreedir=OUT / edition / ".doctrees",
                      buildername="latex", confoverrides=config, warningiserror=True, keep_going=True)
 

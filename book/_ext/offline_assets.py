@@ -6,7 +6,7 @@ registry at the versions pinned in ``book/package-lock.json`` (``make`` runs
 ``npm ci``) and copied here into ``_static/vendor``, so a rendered page makes
 no request beyond its own site.  The extension also tells notebook kernels,
 through the environment they inherit, that they run for the static book
-(see :mod:`perfstudies.context`).
+(see :mod:`perfstudies.context`), for the build's duration only (:func:`_flag_book_build`).
 """
 
 import os
@@ -47,8 +47,30 @@ def _use_local_mathjax(app, config):
     config.mathjax_path = MATHJAX
 
 
+#: Set while the book builds, so the notebook kernels the build starts inherit it (see perfstudies.context).
+BOOK_BUILD = "PERFSTUDIES_BOOK_BUILD"
+
+
+def _flag_book_build(app) -> None:
+    """Set :data:`BOOK_BUILD` for the build and give the process its old value back when the build ends.
+
+    The build runs in the caller's process (``jupyter-book``, or ``scripts/pdf.py``'s Sphinx), so a flag
+    left behind would make every kernel or JupyterLab that process starts later build static snapshots.
+    """
+    previous = os.environ.get(BOOK_BUILD)
+    os.environ[BOOK_BUILD] = "1"
+
+    def restore(app, exception):
+        if previous is None:
+            os.environ.pop(BOOK_BUILD, None)
+        else:
+            os.environ[BOOK_BUILD] = previous
+
+    app.connect("build-finished", restore)
+
+
 def setup(app):
-    os.environ["PERFSTUDIES_BOOK_BUILD"] = "1"  # see perfstudies.context
+    _flag_book_build(app)
     app.connect("config-inited", _use_local_mathjax)
     # MathJax on every page: Sphinx misses the equations of some executed notebooks
     app.set_html_assets_policy("always")
