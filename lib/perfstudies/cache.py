@@ -326,6 +326,22 @@ def write_entry(path: Path, name: str, key: str, value: object) -> None:
     _write(path, name, key, value)
 
 
+def write_entry_unless_same(path: Path, name: str, key: str, value: object) -> bool:
+    """:func:`write_entry` unless the entry at ``path`` already holds ``value`` (:func:`same`); True when written.
+
+    An entry that is missing or cannot be read counts as different.  ``make runs`` rewrites a stored
+    file this way, so a file that still holds what this code gives keeps its bytes.
+    """
+    try:
+        current = read_entry(path, name)[1] if os.path.lexists(path) else None
+    except ValueError:
+        current = None
+    if current is not None and same(current, value):
+        return False
+    write_entry(path, name, key, value)
+    return True
+
+
 def _entry_arguments(path, name) -> tuple[Path, str]:
     if not isinstance(path, (str, Path)) or not str(path) or "\x00" in str(path):
         raise ValueError(f"path = {path!r} is not allowed: allowed a file path (str or Path)")

@@ -45,8 +45,7 @@ from pathlib import Path
 import pandas as pd
 
 from perfstudies import stored_sweeps
-from perfstudies.stored_sweeps import spot_checked
-from perfstudies.cache import memoized, read_entry, same, sources_digest, write_entry
+from perfstudies.cache import memoized, read_entry, same, sources_digest, write_entry_unless_same
 from perfstudies.evaluate import simulate
 from perfstudies.paths import RUNS
 from perfstudies.runner import model_metrics, replication_seeds
@@ -106,7 +105,7 @@ def problems(study, runs: Mapping) -> list[str]:
     pick = int(sources_digest(study.key)[:8], 16)
     for position, ((experiment_name, name), (experiment, configuration)) in enumerate(used.items()):
         frame = runs[experiment_name][name]
-        index = spot_checked(pick, position, len(frame))
+        index = stored_sweeps.spot_checked(pick, position, len(frame))
         fresh = model_metrics(experiment.model, configuration, replication_seeds(study.seed, experiment.cap)[index])
         stored = {column: frame[column].iat[index] for column in frame.columns}
         if not _identical(fresh, stored):
@@ -181,14 +180,9 @@ def update(keys) -> list[str]:
     for key in keys:
         study = study_of(key)
         runs = study.runs()  # the stored runs when they reproduce, else simulated by this code
-        try:
-            current = load(key)
-        except ValueError:
-            current = None
-        if current is not None and same(current, runs):
+        if not write_entry_unless_same(path(key), f"runs-{key}", sources_digest(key)[:24], runs):
             lines.append(f"{key}: {path(key)} reproduces; unchanged")
             continue
-        write_entry(path(key), f"runs-{key}", sources_digest(key)[:24], runs)
         lines.append(f"{key}: wrote {path(key)} ({sum(len(f) for frames in runs.values() for f in frames.values())} "
                      "replications)")
     return lines

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from perfstudies.cache import NAME, memoized, read_entry, same, sources_digest, write_entry
+from perfstudies.cache import NAME, memoized, read_entry, same, sources_digest, write_entry_unless_same
 from perfstudies.paths import RUNS
 from perfstudies.runner import (DEFAULT_CAP, MAX_REPLICATIONS, MAX_SEED, missed_targets, model_metrics,
                                 precision_targets, replication_seeds, summarize)
@@ -278,14 +278,9 @@ def update(keys, pages: bool = True) -> list[str]:
     lines = []
     for sweep in declared(keys, pages):
         values = stored_values(sweep.runs())
-        try:
-            current = load(sweep)
-        except ValueError:
-            current = None
-        if current is not None and same(current, values):
+        if not write_entry_unless_same(path(sweep), f"sweep-{sweep.name}", sources_digest(sweep.scope)[:24], values):
             lines.append(f"{sweep.name}: {path(sweep)} reproduces; unchanged")
             continue
-        write_entry(path(sweep), f"sweep-{sweep.name}", sources_digest(sweep.scope)[:24], values)
         lines.append(f"{sweep.name}: wrote {path(sweep)} ({values['point'].nunique()} points, "
                      f"{len(values.groupby(['point', 'replication']))} replications)")
     return lines
