@@ -497,7 +497,7 @@ def long_format(frame: pd.DataFrame, keep: Sequence[str], variable: str, value: 
 
 
 def published_vs_model(table: pd.DataFrame, order: str = "misses first", summary: str | None = None,
-               fold_rows: int = FOLD_ROWS, notes: bool = False) -> Styler | Folded:
+                       fold_rows: int = FOLD_ROWS, notes: bool = False) -> Styler | Folded:
     """A chapter's published-vs-model table, as a reader should see it.
 
     One row per compared cell: where it is (``table · row · column``), its role

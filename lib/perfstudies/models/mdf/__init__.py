@@ -19,9 +19,9 @@ from perfstudies.models.mdf.analytic import (frontend_capacity, held_busy_time, 
 from perfstudies.models.mdf.calibration import (calibrate, channel_ios_per_message, device_table, ims_calibrated,
                                                 rule_table, tso_calibrated)
 from perfstudies.models.mdf.comparison import cells, experiments
-from perfstudies.models.mdf.explore import (PANEL, SWEEPS, capacity_table, device_by_parameter, held_iosq_table, hold_table,
-                                            ims_bounds_table, mva_table, panel_defaults, slice_table,
-                                            rates_sweep, sweep_curves, sweep_points, widget_run, widget_theory)
+from perfstudies.models.mdf.explore import (PANEL, SWEEPS, capacity_table, device_by_parameter, held_iosq_table,
+                                            hold_table, ims_bounds_table, mva_table, panel_defaults, rates_sweep,
+                                            slice_table, sweep_curves, sweep_points, widget_run, widget_theory)
 from perfstudies.models.mdf.facts import facts
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart, widget_view)

@@ -15,8 +15,8 @@ from perfstudies.models.spxtape.calibration import (CONFIGURATIONS, TABLE1_COLUM
                                                     calibrate_concurrent, calibration_table, envelope_table,
                                                     table2_model)
 from perfstudies.models.spxtape.comparison import cells, experiments
-from perfstudies.models.spxtape.explore import (PANEL, SWEEPS, WIDGET_CONTROLS, WIDGET_RANGES, one_drive_trace, drives_sweep,
-                                                sweep_points, trace, widget_defaults, widget_run)
+from perfstudies.models.spxtape.explore import (PANEL, SWEEPS, WIDGET_CONTROLS, WIDGET_RANGES, drives_sweep,
+                                                one_drive_trace, sweep_points, trace, widget_defaults, widget_run)
 from perfstudies.models.spxtape.facts import facts
 from perfstudies.models.spxtape.figures import (calibration_view, elapsed_chart, network_chart, run_chart, sweep_chart,
                                                 widget_view)
@@ -24,7 +24,8 @@ from perfstudies.models.spxtape.network import build_network, model, volume_mode
 from perfstudies.models.spxtape.params import DOCUMENT, KEY, SEED, ConcurrentParams, SpxtapeParams
 from perfstudies.study import Study
 
-__all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "SWEEPS", "TABLE1_COLUMN_OF", "TABLE1_ROWS", "WIDGET_CONTROLS",
+__all__ = ["CONFIGURATIONS", "DOCUMENT", "KEY", "PANEL", "SEED", "STUDY", "SWEEPS", "TABLE1_COLUMN_OF", "TABLE1_ROWS",
+           "WIDGET_CONTROLS",
            "WIDGET_RANGES", "ConcurrentParams", "SpxtapeParams", "build_network",
            "busiest_volume_pages", "calibrate", "calibrate_concurrent", "calibration_table", "calibration_view", "cells",
            "comparison",

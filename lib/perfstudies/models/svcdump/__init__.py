@@ -22,8 +22,8 @@ from perfstudies.models.svcdump.comparison import (cells, channel_path_sensitivi
                                                    paged_fraction_margin)
 from perfstudies.models.svcdump.facts import facts
 from perfstudies.models.svcdump.explore import (PANEL, PANEL_FIELDS, PANEL_RANGES, SWEEPS, WIDGET_REPLICATIONS,
-                                                escon_slice,
-                                                ipcs_sweep, stripe_sweep, sweep_points, widget_params, widget_run)
+                                                escon_slice, ipcs_sweep, stripe_sweep, sweep_points, widget_params,
+                                                widget_run)
 from perfstudies.models.svcdump.network import dump_model, ipcs_model, model
 from perfstudies.models.svcdump.params import CHANNELS, DEVICES, DOCUMENT, KEY, SEED, DumpParams
 from perfstudies.study import Study

@@ -212,7 +212,7 @@ def comparison_view(table: pd.DataFrame):
     by the statement's words (quantity · comparison · device) rather than by its key."""
     words = statements().loc[table["key"]]
     return published_vs_model(table.assign(table=words["quantity"].to_numpy(), row=words["comparison"].to_numpy(),
-                                   column=words["device"].to_numpy()))
+                                           column=words["device"].to_numpy()))
 
 
 def statement_chart(table: pd.DataFrame, reach: float = 3.0) -> alt.LayerChart:

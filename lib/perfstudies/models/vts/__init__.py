@@ -22,8 +22,9 @@ from perfstudies.models.vts.calibration import TABLE4, calibrate, calibration_ta
 from perfstudies.models.vts.comparison import (BEST_CASE, FLAT, analytic_part, cells, experiments, printed, recall_bounds,
                                              statements)
 from perfstudies.models.vts.explore import (
-    PANEL, SWEEPS, WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks, equation3_table, example_run,
-    flattening_candidates, headline_bounds, paf_against_bound, recall_sweep, scoreboard_counts,
+    PANEL, SWEEPS, WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks,
+    equation3_table, example_run, flattening_candidates, headline_bounds, paf_against_bound, recall_sweep,
+    scoreboard_counts,
     theory_beside_simulation, widget_run, widget_theory, worst_predictions, write_sweep,
 )
 from perfstudies.models.vts.facts import facts
