@@ -1,8 +1,9 @@
 """The run-time event budget: the engine stops a run that passes it, naming what sets its length.
 
-Reproducers of issue 27: ``run_ciw(..., max_time=1e12)`` and
-``replicate(..., replications=1000)`` had no overall bound (they ran for
-minutes, hours); now each stops at its budget with a ValueError naming it.
+Reproducers of issue 27: ``run_ciw(..., max_time=1e12)``,
+``replicate(..., replications=1000)`` and ``run_sweep`` had no overall bound
+(they ran for minutes, hours); now each stops at its budget with a ValueError
+naming it.
 """
 
 import time
@@ -11,11 +12,12 @@ import ciw
 import pandas as pd
 import pytest
 
-from perfstudies import engine, runner
-from perfstudies.engine import EventBudgetExceeded
+from perfstudies import engine, runner, sweep
+from perfstudies.engine import MAX_EVENT_BUDGET, EventBudgetExceeded
 from perfstudies.fifo import FIFONode
 from perfstudies.reference import QueueParams, queue_model, queue_network
 from perfstudies.runner import event_budget, replicate, replicate_until, run_ciw
+from perfstudies.sweep import available_cpus, run_sweep, sweep_until
 from timeouts import within
 
 
@@ -173,3 +175,70 @@ def test_a_panel_move_shares_one_budget_over_its_replications(monkeypatch):
     panel.forget(mm1.PANEL)
     with within(30), pytest.raises(EventBudgetExceeded, match=r"Panel\.replications = 3"):
         panel.run_panel(mm1.PANEL, setting)
+
+
+# --- sweeps: one budget over every run, wherever it runs -------------------------------------------------
+
+
+def _sweep_events(points, replications):
+    """Events of a sweep run in-process, counted by an enclosing block (the sweep's own runs are in it)."""
+    with event_budget(10**9) as counted:
+        runs = run_sweep(queue_model, points, replications=replications, seed=2, max_workers=1, progress=False,
+                         max_events=10**9)
+    return runs, counted.used
+
+
+SWEEP_POINTS = [QueueParams(arrival_rate=rate, max_time=500.0, warmup=50.0) for rate in (0.4, 0.6, 0.8)]
+
+
+def test_a_sweep_in_process_carries_out_exactly_its_budget_and_not_one_event_more():
+    """Issue 27: run_sweep had no overall bound (each run had its own, the sweep none)."""
+    free, events = _sweep_events(SWEEP_POINTS, 4)
+    exact = run_sweep(queue_model, SWEEP_POINTS, replications=4, seed=2, max_workers=1, progress=False,
+                      max_events=events)
+    pd.testing.assert_frame_equal(free, exact)
+    with within(30), pytest.raises(EventBudgetExceeded, match=r"the sweep's max_events = "
+                                                              rf"{events - 1:,} over all its runs \(3 points x "
+                                                              r"replications = 4\)"):
+        run_sweep(queue_model, SWEEP_POINTS, replications=4, seed=2, max_workers=1, progress=False,
+                  max_events=events - 1)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_sweep_stops_at_its_default_budget_naming_it(monkeypatch, workers):
+    """The default bound is MAX_SWEEP_EVENTS, set in the caller and granted to the workers (where it is not patched)."""
+    _, events = _sweep_events(SWEEP_POINTS, 4)
+    monkeypatch.setattr(sweep, "MAX_SWEEP_EVENTS", events // 3)
+    with within(60), pytest.raises(EventBudgetExceeded, match=rf"max_events = {events // 3:,} over all its runs"):
+        run_sweep(queue_model, SWEEP_POINTS, replications=4, seed=2, max_workers=workers, progress=False)
+
+
+def test_a_worker_that_passes_its_grant_stops_and_the_sweep_names_its_budget():
+    """Two tasks on two workers, each granted half of a budget smaller than one run: the workers raise, the
+    error crosses the process boundary whole (EventBudgetExceeded pickles with its events and time)."""
+    if available_cpus() < 2:
+        pytest.skip("one CPU: the sweep runs in-process")
+    expected = r"passed its event budget, max_events = 50:.* the sweep's max_events = 100 over all its runs"
+    with within(60), pytest.raises(EventBudgetExceeded, match=expected) as raised:
+        run_sweep(queue_model, SWEEP_POINTS[:1], replications=2, max_workers=2, progress=False, max_events=100)
+    assert raised.value.events == 50 and raised.value.time > 0  # its own attributes, not a rebuilt ValueError
+
+
+def test_a_sweep_within_its_budget_gives_the_same_table_on_local_processes():
+    free, events = _sweep_events(SWEEP_POINTS, 4)
+    parallel = run_sweep(queue_model, SWEEP_POINTS, replications=4, seed=2, max_workers=2, progress=False,
+                         max_events=2 * events)
+    pd.testing.assert_frame_equal(free, parallel)
+
+
+def test_sweep_until_shares_one_budget_over_its_rounds():
+    points = [QueueParams(arrival_rate=0.9, max_time=500.0, warmup=50.0)]
+    with within(60), pytest.raises(EventBudgetExceeded, match=r"1 points x up to cap = 200 replications"):
+        sweep_until(queue_model, points, [{"mean_wait": 1e-9}], initial=2, cap=200, max_workers=1,
+                    max_events=20_000)
+
+
+@pytest.mark.parametrize("max_events", [0, -5, 2.5, True, "many", MAX_EVENT_BUDGET + 1])
+def test_a_bad_sweep_budget_is_refused_by_name(max_events):
+    with pytest.raises(ValueError, match=r"^max_events = .* allowed"):
+        run_sweep(queue_model, SWEEP_POINTS, replications=2, max_workers=1, max_events=max_events)

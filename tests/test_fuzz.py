@@ -30,6 +30,7 @@ outcome counts go to ``_build/fuzz-outcomes.json`` and are printed by the last
 test (``pytest -s``).
 """
 
+import concurrent.futures
 import contextlib
 import dataclasses
 import importlib
@@ -251,8 +252,10 @@ class _RecordingPool:
     def __exit__(self, *exc):
         return False
 
-    def map(self, function, iterable, chunksize=1):
-        return map(function, iterable)
+    def submit(self, function, *arguments):
+        done = concurrent.futures.Future()
+        done.set_result(function(*arguments))
+        return done
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -316,6 +319,7 @@ REPLICATION_COUNTS = Arg(st.one_of(st.integers(1, 12), st.integers(1, MAX_REPLIC
 SEEDS = Arg(st.integers(0, 2**40), st.one_of(st.integers(-5, -1), st.just(2**70), HOSTILE))
 CONFIDENCES = Arg(st.floats(0, 1, exclude_min=True, exclude_max=True),
                   st.one_of(st.sampled_from([0.0, 1.0, 2.5, -0.5]), NUMBERS))
+SWEEP_EVENTS = Arg(st.one_of(st.none(), st.integers(10**6, 10**9)), st.one_of(st.integers(-5, 0), HOSTILE))
 WORKERS = Arg(st.one_of(st.none(), st.integers(1, 64)),
               st.one_of(st.integers(-1, 0), st.sampled_from([65, 10**9]), HOSTILE))
 PATHS = st.one_of(st.sampled_from([str(DATA / "spxtape" / "table1.csv"), DATA / "vts" / "text_values.csv",
@@ -404,7 +408,8 @@ def _core_targets() -> list[Target]:
         # sweep
         Target("sweep.run_sweep", s.run_sweep,
                {"model": MODELS, "points": POINTS, "replications": REPLICATION_COUNTS, "seed": SEEDS,
-                "scheduler": SCHEDULERS, "max_workers": WORKERS, "progress": FLAGS, "oversubscribe": FLAGS},
+                "scheduler": SCHEDULERS, "max_workers": WORKERS, "progress": FLAGS, "oversubscribe": FLAGS,
+                "max_events": SWEEP_EVENTS},
                ("model", "points"), lambda res, a: a["model"] is _stub and _sweep_valid(res, a), examples=40),
         Target("sweep.sweep_until", s.sweep_until,
                {"model": MODELS, "points": st.lists(st.just(POINT), min_size=1, max_size=2),
@@ -412,7 +417,8 @@ def _core_targets() -> list[Target]:
                                  st.one_of(st.lists(PRECISION.bad, min_size=1, max_size=2), HOSTILE)),
                 "seed": SEEDS, "initial": Arg(st.integers(2, 6), st.one_of(st.integers(-1, 1), HOSTILE)),
                 "cap": Arg(st.integers(6, 60), st.one_of(st.integers(-1, 5), HOSTILE)),
-                "scheduler": SCHEDULERS, "max_workers": WORKERS, "progress": FLAGS, "oversubscribe": FLAGS},
+                "scheduler": SCHEDULERS, "max_workers": WORKERS, "progress": FLAGS, "oversubscribe": FLAGS,
+                "max_events": SWEEP_EVENTS},
                ("model", "points", "precision"),
                lambda res, a: a["model"] is _stub and isinstance(res, tuple) and isinstance(res[0], pd.DataFrame)
                and all(size <= min(_until_tasks(a), a.get("max_workers") or _cpus(),

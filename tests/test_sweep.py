@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from perfstudies.engine import EventBudgetExceeded
 from perfstudies.reference import QueueParams, queue_model
 from perfstudies.runner import summarize
 from perfstudies.sweep import run_sweep, sweep_until
@@ -27,6 +28,10 @@ def test_dask_local_cluster_matches_local_run():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://",
                                   dashboard_address=None) as cluster:
         on_dask = run_sweep(queue_model, POINTS, replications=2, seed=3, scheduler=cluster.scheduler_address)
+        # the sweep's event budget holds on Dask too: each chunk's child runs within its grant
+        with pytest.raises(EventBudgetExceeded, match=r"the sweep's max_events = 300 over all its runs"):
+            run_sweep(queue_model, POINTS, replications=2, seed=3, scheduler=cluster.scheduler_address,
+                      max_events=300)
     pd.testing.assert_frame_equal(local, on_dask)
 
 
@@ -54,6 +59,7 @@ def test_sweep_until_gives_each_point_the_replications_it_needs():
 
 # --- hardening: worker counts, failed children, scheduler addresses -------------------------------------------
 
+import concurrent.futures
 import contextlib
 import os
 import signal
@@ -80,8 +86,10 @@ class _RecordingPool:
     def __exit__(self, *exc):
         return False
 
-    def map(self, function, iterable, chunksize=1):
-        return map(function, iterable)
+    def submit(self, function, *arguments):
+        done = concurrent.futures.Future()
+        done.set_result(function(*arguments))
+        return done
 
 
 def _constant(params, seed):
@@ -151,7 +159,7 @@ def child_can_import_this_module(monkeypatch):
 def test_a_failed_chunk_child_reports_its_exit_status_and_stderr(child_can_import_this_module, model, expected):
     chunk = [(model, 0, POINTS[0], 0, 1)]
     with pytest.raises(RuntimeError, match=r"sweep chunk of 1 tasks failed in its child process \(" + expected):
-        sweep._run_chunk_isolated(chunk)
+        sweep._run_chunk_isolated(chunk, 10**6, ("max_events",))
 
 
 @contextlib.contextmanager

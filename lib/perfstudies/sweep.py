@@ -7,7 +7,10 @@ result does not depend on where or in which order the tasks ran: local
 processes, one process, or a Dask distributed cluster all give the same table.
 
 Bounds: a sweep has at most :data:`MAX_TASKS` tasks (points x replications);
-it starts at most ``min(max_workers, tasks, CPUs)`` local processes (the CPU
+all its simulations together carry out at most ``max_events`` Ciw events
+(:data:`MAX_SWEEP_EVENTS` unless the caller asks for more), counted where they
+run, in-process, in local workers or on Dask (see :class:`SweepBudget`); it
+starts at most ``min(max_workers, tasks, CPUs)`` local processes (the CPU
 limit is lifted only by ``oversubscribe=True``, and ``max_workers`` is at most
 :data:`MAX_WORKERS`); a scheduler address must answer Dask's handshake within
 :data:`CONNECT_TIMEOUT_S`.
@@ -26,19 +29,25 @@ import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import pandas as pd
 
+from perfstudies.engine import MAX_EVENT_BUDGET, EventBudgetExceeded
 from perfstudies.params import Params, check_callable, check_flag, check_integer
-from perfstudies.runner import (DEFAULT_CAP, Model, check_sequential, metric_rows, missed_targets, model_metrics,
-                                precision_targets, progress_bar, replication_seeds, summarize)
+from perfstudies.runner import (DEFAULT_CAP, MAX_CALL_EVENTS, Model, check_sequential, event_budget, metric_rows,
+                                missed_targets, model_metrics, precision_targets, progress_bar, replication_seeds,
+                                summarize)
 
 #: Most local worker processes any sweep may ask for, even with ``oversubscribe``.
 MAX_WORKERS = 64
 #: Most tasks (points x replications) one sweep may have; each is a full simulation.
 MAX_TASKS = 100_000
+#: Most Ciw events all the simulations of one sweep may carry out together (its default
+#: ``max_events``): the bound of one :func:`perfstudies.runner.replicate` call, a minute or two of CPU
+#: on this project's 2-core machine.  A longer sweep is one its caller asks for by passing ``max_events``.
+MAX_SWEEP_EVENTS = MAX_CALL_EVENTS
 #: Seconds a scheduler address has to accept a connection and send Dask's handshake
 #: (and then for the Dask client to connect).
 CONNECT_TIMEOUT_S = 10.0
@@ -79,7 +88,7 @@ def worker_count(tasks: int, max_workers: int | None = None, oversubscribe: bool
 
 def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int = 1,
               scheduler: str | None = None, max_workers: int | None = None,
-              progress: bool = True, oversubscribe: bool = False) -> pd.DataFrame:
+              progress: bool = True, oversubscribe: bool = False, max_events: int | None = None) -> pd.DataFrame:
     """Run ``model`` at every point for ``replications`` seeds.
 
     Parameters
@@ -103,6 +112,12 @@ def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int =
         Show a tqdm bar when the sweep runs longer than a couple of seconds.
     oversubscribe : bool
         Allow more local processes than CPUs (up to ``max_workers``).
+    max_events : int, optional
+        Ciw events all the sweep's simulations may carry out together,
+        1 <= max_events <= MAX_EVENT_BUDGET (None: :data:`MAX_SWEEP_EVENTS`).
+        A sweep that would pass it stops with
+        :class:`perfstudies.engine.EventBudgetExceeded` naming it, the points
+        and the replications.
 
     Returns
     -------
@@ -115,15 +130,16 @@ def run_sweep(model: Model, points: Sequence, replications: int = 5, seed: int =
     seeds = replication_seeds(seed, replications)
     _check_task_count(len(points), replications)
     options = _checked_options(scheduler, max_workers, progress, oversubscribe)
+    budget = SweepBudget.for_sweep(max_events, f"{len(points)} points x replications = {replications!r}")
     tasks = [(model, index, point, rep, rep_seed)
              for index, point in enumerate(points) for rep, rep_seed in enumerate(seeds)]
-    return _execute(model, tasks, **options)
+    return _execute(model, tasks, budget, **options)
 
 
 def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str, float]], seed: int = 1,
                 initial: int = 5, cap: int = DEFAULT_CAP, scheduler: str | None = None,
-                max_workers: int | None = None, progress: bool = False,
-                oversubscribe: bool = False) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
+                max_workers: int | None = None, progress: bool = False, oversubscribe: bool = False,
+                max_events: int | None = None) -> tuple[pd.DataFrame, list[tuple[int, str]]]:
     """:func:`run_sweep` with sequential replications: each point until its targets are met.
 
     The rule of :func:`perfstudies.runner.replicate_until`, point by point:
@@ -140,6 +156,8 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
         point that needs only ``initial`` replications); a target may also be
         a callable of the metric's current mean at that point (see
         :func:`perfstudies.runner.missed_targets`).
+    max_events : int, optional
+        As in :func:`run_sweep`, over every round of replications together.
 
     Returns
     -------
@@ -164,6 +182,7 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
     seeds = replication_seeds(seed, cap)
     _check_task_count(len(points), cap)
     options = _checked_options(scheduler, max_workers, progress, oversubscribe)
+    budget = SweepBudget.for_sweep(max_events, f"{len(points)} points x up to cap = {cap!r} replications")
     done = [0] * len(points)
     wanted = [initial] * len(points)
     frames, missed = [], []
@@ -171,7 +190,7 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
         tasks = [(model, index, point, rep, seeds[rep]) for index, point in enumerate(points)
                  for rep in range(done[index], wanted[index])]
         if tasks:
-            frames.append(_execute(model, tasks, **options))
+            frames.append(_execute(model, tasks, budget, **options))
         done = list(wanted)
         runs = pd.concat(frames, ignore_index=True)
         summary = summarize(runs, by=["point", "metric"])
@@ -183,6 +202,48 @@ def sweep_until(model: Model, points: Sequence, precision: Sequence[Mapping[str,
             return ordered, missed
         for index in short:
             wanted[index] = min(cap, done[index] + max(1, done[index] // 2))
+
+
+class SweepBudget:
+    """The events a sweep may still carry out, shared out among the tasks it starts.
+
+    A task (or a Dask chunk of tasks) starts with a grant: an equal share of
+    what is neither spent by finished tasks nor granted to running ones, split
+    among the free worker slots, so the running tasks' grants never add up to
+    more than the budget.  It runs inside :func:`perfstudies.runner.event_budget`
+    of its grant in whatever process runs it, and gives back the events it
+    carried out.  A task that passes its grant stops with
+    :class:`perfstudies.engine.EventBudgetExceeded` naming the sweep's
+    ``max_events``; so does the sweep when nothing is left to grant.
+    """
+
+    def __init__(self, events: int, names: tuple[str, ...]):
+        self.events, self.names = events, names
+        self.used = self.granted = self.finished = 0
+
+    @classmethod
+    def for_sweep(cls, max_events, size: str) -> "SweepBudget":
+        """The budget of a sweep of ``size`` (its points and replications, for the message)."""
+        events = MAX_SWEEP_EVENTS if max_events is None else max_events
+        events = check_integer("max_events", events, low=1, high=MAX_EVENT_BUDGET)
+        return cls(events, (f"the sweep's max_events = {events:,} over all its runs ({size})",))
+
+    def grant(self, free_slots: int = 1) -> int:
+        """Events the next task may carry out, ``free_slots`` tasks being about to start."""
+        share = (self.events - self.used - self.granted) // free_slots
+        if share < 1:
+            raise EventBudgetExceeded(f"the sweep's event budget of {self.events:,} events is spent after "
+                                      f"{self.finished} tasks: it is set by {', '.join(self.names)}: allowed "
+                                      "sweeps within it (fewer points or replications, or a larger max_events)",
+                                      events=self.used, time=0.0)
+        self.granted += share
+        return share
+
+    def settle(self, granted: int, used: int, tasks: int = 1) -> None:
+        """A task (or chunk of ``tasks``) that had ``granted`` events finished, carrying out ``used``."""
+        self.granted -= granted
+        self.used += used
+        self.finished += tasks
 
 
 def _checked_points(points: Sequence) -> list:
@@ -219,25 +280,60 @@ def _checked_options(scheduler, max_workers, progress, oversubscribe) -> dict:
     return dict(scheduler=scheduler, max_workers=max_workers, progress=progress, oversubscribe=oversubscribe)
 
 
-def _execute(model: Model, tasks: list, scheduler: str | None, max_workers: int | None,
+def _execute(model: Model, tasks: list, budget: SweepBudget, scheduler: str | None, max_workers: int | None,
              progress: bool, oversubscribe: bool = False) -> pd.DataFrame:
-    """Run ``tasks`` on Dask, in one process, or on local worker processes; return the tidy rows."""
+    """Run ``tasks`` within ``budget`` on Dask, in one process, or on local worker processes; return the tidy rows."""
     name = f"sweep {getattr(model, '__name__', 'model')}"
     bar = dict(description=name, enabled=progress, total=len(tasks))
     workers = worker_count(len(tasks), max_workers, oversubscribe)
     if scheduler is not None:
-        results = _run_on_dask(tasks, scheduler, {**bar, "description": f"{name} (on Dask at {scheduler})"})
+        results = _run_on_dask(tasks, budget, scheduler, {**bar, "description": f"{name} (on Dask at {scheduler})"})
         return pd.DataFrame([row for rows in results for row in rows])
     method, reason = start_method() if workers > 1 else (None, "one worker")
     if method is None:
-        results = [_run_task(task) for task in progress_bar(tasks, **{**bar, "description": f"{name} (in-process: "
-                                                                                          f"{reason})"})]
+        results = []
+        for task in progress_bar(tasks, **{**bar, "description": f"{name} (in-process: {reason})"}):
+            granted = budget.grant()
+            rows, used = _run_budgeted([task], granted, budget.names)
+            budget.settle(granted, used)
+            results.extend(rows)
     else:
         bar["description"] = f"{name} ({workers} {method} workers{': ' + reason if reason else ''})"
         with ProcessPoolExecutor(max_workers=workers, mp_context=_start_context(method)) as pool:
-            chunk = max(1, len(tasks) // (4 * workers))
-            results = list(progress_bar(pool.map(_run_task, tasks, chunksize=chunk), **bar))
+            results = _run_in_windows(lambda chunk, granted: pool.submit(_run_budgeted, chunk, granted, budget.names),
+                                      lambda futures: wait(futures, return_when=FIRST_COMPLETED).done,
+                                      [[task] for task in tasks], workers, budget, bar)
     return pd.DataFrame([row for rows in results for row in rows])
+
+
+def _run_in_windows(start, wait_first, chunks: list, slots: int, budget: SweepBudget, bar: dict,
+                    retry=None) -> list[list[dict]]:
+    """Run ``chunks`` with at most ``slots`` running at a time, each within its grant of ``budget``.
+
+    ``start(chunk, granted)`` starts a chunk and returns its future (a process
+    pool's or a Dask client's), ``wait_first(futures)`` the ones that have
+    finished once at least one has; ``retry(position, error, granted)``, when
+    given, returns what a chunk whose future failed gives when run again, or
+    raises.  After a failure no further chunk starts.
+    """
+    results, running = [None] * len(chunks), {}
+    with progress_bar(range(sum(map(len, chunks))), **bar) as shown:
+        for position, chunk in enumerate(chunks):
+            granted = budget.grant(slots - len(running))
+            running[start(chunk, granted)] = (position, granted)
+            while len(running) == slots or (running and position == len(chunks) - 1):
+                for future in wait_first(list(running)):
+                    place, granted = running.pop(future)
+                    try:
+                        rows, used = future.result()
+                    except Exception as error:
+                        if retry is None:
+                            raise
+                        rows, used = retry(place, error, granted)
+                    budget.settle(granted, used, len(chunks[place]))
+                    results[place] = rows
+                    shown.update(len(chunks[place]))
+    return [rows for chunk in results for rows in chunk]
 
 
 def start_method() -> tuple[str | None, str]:
@@ -310,11 +406,14 @@ def _run_task(task) -> list[dict]:
     return metric_rows(model_metrics(model, point, rep_seed), **keys)
 
 
-def _run_chunk(chunk) -> list[list[dict]]:
-    return [_run_task(task) for task in chunk]
+def _run_budgeted(chunk, granted: int, names: tuple) -> tuple[list[list[dict]], int]:
+    """Each task's rows, and the Ciw events all of them carried out, within ``granted`` events."""
+    with event_budget(granted, names) as used:
+        rows = [_run_task(task) for task in chunk]
+    return rows, used.used
 
 
-def _run_chunk_isolated(chunk) -> list[list[dict]]:
+def _run_chunk_isolated(chunk, granted: int, names: tuple) -> tuple[list[list[dict]], int]:
     """Run a chunk in a fresh Python process started by the Dask worker.
 
     Ciw draws from the global :mod:`random` stream, and a Dask worker's own
@@ -322,10 +421,12 @@ def _run_chunk_isolated(chunk) -> list[list[dict]]:
     the worker would change a replication's random numbers.  The child process
     runs nothing else, so its streams depend on the seed alone.  (Dask workers
     are daemonic and may not use multiprocessing, hence a plain subprocess.)
-    A child that fails is reported with its exit code or signal and the end of
-    its stderr.
+    The chunk runs within ``granted`` events: a run that passes them raises
+    the child's :class:`perfstudies.engine.EventBudgetExceeded` here, as it
+    is.  A child that fails otherwise is reported with its exit code or signal
+    and the end of its stderr.
     """
-    child = subprocess.run([sys.executable, "-m", "perfstudies.sweep"], input=pickle.dumps(chunk),
+    child = subprocess.run([sys.executable, "-m", "perfstudies.sweep"], input=pickle.dumps((chunk, granted, names)),
                            capture_output=True, check=False)
     worker = _worker_address()
     if child.returncode != 0:
@@ -333,11 +434,14 @@ def _run_chunk_isolated(chunk) -> list[list[dict]]:
                           f"({_exit_status(child.returncode)}){' on worker ' + worker if worker else ''}; "
                           f"the end of its stderr:\n{_tail(child.stderr)}", worker)
     try:
-        return pickle.loads(child.stdout)
+        outcome = pickle.loads(child.stdout)
     except Exception as error:
         raise ChunkFailed(f"sweep chunk of {len(chunk)} tasks: its child process exited 0 but its output "
                           f"({len(child.stdout)} bytes) does not load ({error!r}); the end of its stderr:\n"
                           f"{_tail(child.stderr)}", worker) from error
+    if isinstance(outcome, EventBudgetExceeded):
+        raise outcome
+    return outcome
 
 
 class ChunkFailed(RuntimeError):
@@ -456,7 +560,7 @@ def _read_handshake(connection: socket.socket, deadline: float) -> bytes:
     return prefix + body
 
 
-def _run_on_dask(tasks, scheduler: str, bar: dict) -> list[list[dict]]:
+def _run_on_dask(tasks, budget: SweepBudget, scheduler: str, bar: dict) -> list[list[dict]]:
     """Run the tasks in chunks on Dask; a chunk whose child process fails is retried once on another worker."""
     from distributed import Client
 
@@ -468,11 +572,11 @@ def _run_on_dask(tasks, scheduler: str, bar: dict) -> list[list[dict]]:
                          f"({type(error).__name__}{': ' + str(error) if str(error) else ''}): allowed the "
                          "address of a running Dask scheduler that answers") from None
     with client:
-        return _run_on_client(client, tasks, scheduler, bar)
+        return _run_on_client(client, tasks, budget, scheduler, bar)
 
 
-def _run_on_client(client, tasks, scheduler: str, bar: dict) -> list[list[dict]]:
-    from distributed import as_completed
+def _run_on_client(client, tasks, budget: SweepBudget, scheduler: str, bar: dict) -> list[list[dict]]:
+    import distributed
 
     if not client.nthreads():
         try:
@@ -483,23 +587,23 @@ def _run_on_client(client, tasks, scheduler: str, bar: dict) -> list[list[dict]]
     workers = max(1, sum(client.nthreads().values()))
     size = -(-len(tasks) // (2 * workers))  # two chunks per worker thread
     chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
-    futures = client.map(_run_chunk_isolated, chunks, pure=False)
-    order = {future.key: position for position, future in enumerate(futures)}
-    results = [None] * len(futures)
-    for future in progress_bar(as_completed(futures), **{**bar, "total": len(chunks)}):
-        position = order[future.key]
-        try:
-            results[position] = future.result()
-        except ChunkFailed as first:
-            results[position] = _retry_chunk(client, chunks[position], first)
-    return [rows for chunk in results for rows in chunk]
+
+    def retry(position, error, granted):
+        if not isinstance(error, ChunkFailed):
+            raise error
+        return _retry_chunk(client, chunks[position], error, granted, budget.names)
+
+    return _run_in_windows(
+        lambda chunk, granted: client.submit(_run_chunk_isolated, chunk, granted, budget.names, pure=False),
+        lambda futures: distributed.wait(futures, return_when="FIRST_COMPLETED").done,
+        chunks, workers, budget, bar, retry)
 
 
-def _retry_chunk(client, chunk, first: "ChunkFailed") -> list[list[dict]]:
+def _retry_chunk(client, chunk, first: "ChunkFailed", granted: int, names: tuple) -> tuple[list[list[dict]], int]:
     """Run a failed chunk once more, on another worker when there is one; report both failures if it fails again."""
     others = [address for address in client.nthreads() if address != first.worker]
     where = dict(workers=others, allow_other_workers=False) if others else {}
-    retry = client.submit(_run_chunk_isolated, chunk, pure=False, **where)
+    retry = client.submit(_run_chunk_isolated, chunk, granted, names, pure=False, **where)
     try:
         return retry.result()
     except ChunkFailed as second:
@@ -508,6 +612,10 @@ def _retry_chunk(client, chunk, first: "ChunkFailed") -> list[list[dict]]:
 
 
 if __name__ == "__main__":
-    # the child side of _run_chunk_isolated: a pickled chunk in, pickled rows out
+    # the child side of _run_chunk_isolated: a pickled (chunk, grant, names) in, pickled (rows, events) out
     results_stream, sys.stdout = sys.stdout.buffer, sys.stderr  # stray prints must not corrupt the pickle
-    results_stream.write(pickle.dumps(_run_chunk(pickle.loads(sys.stdin.buffer.read()))))
+    try:
+        outcome = _run_budgeted(*pickle.loads(sys.stdin.buffer.read()))
+    except EventBudgetExceeded as over:  # the same on any worker: sent back whole, for the caller, never retried
+        outcome = over
+    results_stream.write(pickle.dumps(outcome))

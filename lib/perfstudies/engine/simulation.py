@@ -35,6 +35,10 @@ class EventBudgetExceeded(ValueError):
         self.events = events
         self.time = time
 
+    def __reduce__(self):
+        # the pickle a worker process sends back: its own arguments, not ValueError's one
+        return type(self), (str(self), self.events, self.time)
+
 
 class Simulation(ciw.Simulation):
     """A :class:`ciw.Simulation` with an event heap; same arguments, same records.
