@@ -408,9 +408,9 @@ def _run_task(task) -> list[dict]:
 
 def _run_budgeted(chunk, granted: int, names: tuple) -> tuple[list[list[dict]], int]:
     """Each task's rows, and the Ciw events all of them carried out, within ``granted`` events."""
-    with event_budget(granted, names) as used:
+    with event_budget(granted, names) as grant:
         rows = [_run_task(task) for task in chunk]
-    return rows, used.used
+    return rows, grant.used
 
 
 def _run_chunk_isolated(chunk, granted: int, names: tuple) -> tuple[list[list[dict]], int]:
