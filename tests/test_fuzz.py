@@ -360,7 +360,9 @@ def _core_targets() -> list[Target]:
                and _flag(a.get("progress", True)), examples=40),
         Target("runner.replicate_until", r.replicate_until,
                {"model": MODELS, "params": st.just(POINT), "precision": PRECISION, "seed": SEEDS,
-                "initial": Arg(st.integers(2, 6), st.one_of(st.integers(-1, 1), HOSTILE)), "cap": REPLICATION_COUNTS,
+                "initial": Arg(st.integers(2, 6), st.one_of(st.integers(-1, 1), HOSTILE)),
+                # an allowed cap is at least any allowed initial (a smaller one is refused, naming cap)
+                "cap": Arg(st.integers(6, MAX_REPLICATIONS), st.one_of(st.integers(-3, 1), HOSTILE)),
                 "confidence": CONFIDENCES, "progress": FLAGS},
                ("model", "params", "precision"),
                lambda res, a: isinstance(res, r.Replications) and a["model"] is _stub
@@ -489,7 +491,10 @@ def _core_targets() -> list[Target]:
                lambda res, a: isinstance(res.model, float) and _real(res.model)
                and isinstance(res.ci_half_width, float) and (math.isnan(res.ci_half_width) or res.ci_half_width >= 0)
                and isinstance(res.baseline, float) and isinstance(res.tolerance, c.Tolerance)
-               and res.role in c.ROLES and bool(res.row())),
+               and res.role in c.ROLES and bool(res.row()),
+               # arguments that are allowed alone but not together (a derived cell without a note, a published
+               # zero under a relative tolerance): the refusal names note or tolerance whichever one was drawn bad
+               extra_names=("note", "tolerance")),
         Target("compare.Tolerance.allowed_error", c.DEFAULT.allowed_error, {"published": NUMBERS}, ("published",),
                lambda res, a: _real(res) and res >= 0),
         Target("compare.comparison_table", c.comparison_table,
@@ -649,7 +654,7 @@ DEMANDS = Arg(st.dictionaries(st.sampled_from(["cpu", "disk A", "disk B"]),
               st.one_of(st.dictionaries(st.one_of(st.sampled_from(["cpu", "total", ""]), KEYS), NUMBERS, max_size=3),
                         HOSTILE))
 THINK = Arg(st.one_of(st.just(0.0), st.floats(1e-3, 100)), NUMBERS)
-POPULATION = Arg(st.integers(1, 60), st.one_of(st.integers(-2, 0), st.sampled_from([10**7, 10**400]), HOSTILE))
+POPULATION = Arg(st.integers(1, 60), st.one_of(st.integers(-2, 0), st.sampled_from([10**7 + 1, 10**400]), HOSTILE))
 SERIES = Arg(st.lists(st.floats(-1e6, 1e6), min_size=50, max_size=120),
              st.one_of(st.lists(NUMBERS, max_size=60), st.just([10**400] * 60), st.just([1e300] * 60), HOSTILE))
 NODES = Arg(st.just([("a", 0, 0, "A"), ("b", 1, 0, "B\nqueue")]),

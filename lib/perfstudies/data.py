@@ -84,7 +84,7 @@ def sha256(path: Path) -> str:
     """Hex sha256 digest of a file's bytes (FileNotFoundError naming it if it is not a file)."""
     path = _path("path", path)
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is not a file")
+        raise FileNotFoundError(f"path = {str(path)!r} is not a file: allowed the path of an existing file")
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -102,7 +102,8 @@ def read_manifest(csv_path: Path) -> dict:
     csv_path = _path("csv_path", csv_path)
     path = manifest_path(csv_path)
     if not path.exists():
-        raise FileNotFoundError(f"{csv_path} has no manifest {path.name}")
+        raise FileNotFoundError(f"csv_path = {str(csv_path)!r} has no manifest {path.name}: allowed a CSV file "
+                                "with its manifest beside it")
     _check_size(path, MAX_MANIFEST_BYTES, "manifest")
     try:
         manifest = yaml.load(path.read_text(), Loader=_ManifestLoader)  # noqa: S506 - safe loader, no aliases
@@ -314,9 +315,10 @@ def refresh(csv_path: Path) -> None:
     csv_path = _path("csv_path", csv_path)
     path = manifest_path(csv_path)
     if not csv_path.is_file():
-        raise FileNotFoundError(f"{csv_path} does not exist")
+        raise FileNotFoundError(f"csv_path = {str(csv_path)!r} does not exist: allowed an existing CSV file")
     if not path.is_file():
-        raise FileNotFoundError(f"{csv_path} has no manifest {path.name}")
+        raise FileNotFoundError(f"csv_path = {str(csv_path)!r} has no manifest {path.name}: allowed a CSV file "
+                                "with its manifest beside it")
     rows = len(_read_csv(csv_path, dtype=str))
     text = path.read_text()
     for key, value in (("sha256", sha256(csv_path)), ("rows", rows)):

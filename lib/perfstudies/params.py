@@ -93,7 +93,12 @@ def param(
     meta = dict(low=low, high=high, low_open=low_open, high_open=high_open,
                 choices=tuple(choices) if choices is not None else None,
                 unit=unit, doc=doc, step=step, kind=kind)
-    validate_value("param", "default", default, meta)
+    try:
+        validate_value("param", "default", default, meta)
+    except ValueError as error:
+        if low is None and high is None:
+            raise
+        raise ValueError(f"{error} (the range of low = {low!r}, high = {high!r})") from None
     return dataclasses.field(default=default, metadata=meta)
 
 
