@@ -388,3 +388,57 @@ def test_the_folder_moves_with_its_variable_and_refuses_a_relative_path(monkeypa
         cache.folder()
     monkeypatch.delenv(cache.DIR_VARIABLE)
     assert cache.folder() == cache.BUILD / "cache"
+
+
+# --- two processes, one computation ---------------------------------------------------------------------------
+
+import subprocess
+import sys
+import textwrap
+
+SLOW_ENTRY = '''
+import os, sys, time
+from perfstudies import cache
+
+
+def slow():
+    with open(os.environ["MARKER"], "a") as marker:
+        marker.write(f"{os.getpid()}\\n")
+    time.sleep(float(os.environ["SECONDS"]))
+    return [1.5, 2.5]
+
+
+print(cache.memoized("shared", slow))
+'''
+
+
+def test_two_processes_needing_the_same_entry_compute_it_once(tmp_path):
+    """The second waits on the first's lock file, then reads what it stored (and no lock file is left)."""
+    script = tmp_path / "slow_entry.py"
+    script.write_text(textwrap.dedent(SLOW_ENTRY))
+    marker, folder = tmp_path / "computed", tmp_path / "memo"
+    environment = {**os.environ, cache.DIR_VARIABLE: str(folder), "MARKER": str(marker), "SECONDS": "3"}
+    first = subprocess.Popen([sys.executable, str(script)], env=environment, stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not marker.exists() and time.monotonic() < deadline:  # the first is computing: start the second now
+        time.sleep(0.05)
+    second = subprocess.run([sys.executable, str(script)], env=environment, capture_output=True, text=True,
+                            timeout=120)
+    out, _ = first.communicate(timeout=120)
+    assert out.strip() == second.stdout.strip() == "[1.5, 2.5]"
+    assert len(marker.read_text().split()) == 1, "both processes computed the entry"
+    assert "waiting for another process computing shared" in second.stderr
+    assert [path.name for path in folder.iterdir() if path.suffix == ".lock"] == []
+
+
+def test_a_folder_that_cannot_hold_a_lock_file_still_computes(memo, monkeypatch):
+    real_open = os.open
+
+    def no_lock_files(path, *args, **kwargs):
+        if str(path).endswith(".lock"):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", no_lock_files)
+    assert memo.run([4.0]) == [4.0] and memo.run([4.0]) == [4.0]
+    assert memo.calls == [[4.0]]

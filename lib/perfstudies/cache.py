@@ -27,6 +27,14 @@ An entry is written to a temporary file made by :func:`tempfile.mkstemp` in
 the folder (created exclusively, under an unpredictable name, never through a
 symlink) and renamed over the entry; entries are read without following symlinks.
 
+Two processes that need the same entry compute it once: the first holds an
+exclusive lock on ``.<name>-<key>.lock`` in the folder while it computes,
+and the other waits (its status line says so) and then reads the stored entry
+(:func:`_computing_alone`).  A kernel and a test, two kernels, or the two
+workers of ``make test`` would otherwise each spend the same minutes.  The lock
+is released when its holder finishes or dies; a folder that cannot hold a lock
+file computes without one.
+
 The files cannot run code: an entry is JSON (``<name>-<key>.json``), its first
 line a header with the format, the name, the key and the sha256 of the rest,
 which :func:`encode` writes from a closed set of types (``None``, bools,
@@ -45,6 +53,7 @@ is returned as it is.  Keep the folder as private as the checkout.
 
 import contextlib
 import dataclasses
+import fcntl
 import functools
 import hashlib
 import importlib
@@ -178,25 +187,79 @@ def memoized(name: str, compute: Callable[[], object], scope: str | None = None,
         raise ValueError(f"scope = {scope!r} is not allowed: allowed None or a study's key (an identifier)")
     key = entry_key(name, compute, arguments, scope)
     path = CACHE / f"{name}-{key}.json"
-    if os.path.lexists(path):
+    stored = _stored(path, name, key)
+    if stored is not _MISSING:
+        return stored
+    with _computing_alone(path, name):
+        stored = _stored(path, name, key, quiet=True)  # another process may have stored it while this one waited
+        if stored is not _MISSING:
+            return stored
+        with computing(name):
+            result = compute()
         try:
-            result = _read(path, name, key)
-        except _Unreadable as reason:
-            _warn_once(path, f"disk memo entry cannot be used ({reason}); computing it again and replacing it")
-        else:
-            _touch(path)
+            _write(path, name, key, result)
+        except OSError as error:
+            _warn_once(path, f"disk memo entry cannot be written ({type(error).__name__}: "
+                             f"{error.strerror or error}); returning the computed value without storing it")
             return result
-    with computing(name):
-        result = compute()
-    try:
-        _write(path, name, key, result)
-    except OSError as error:
-        _warn_once(path, f"disk memo entry cannot be written ({type(error).__name__}: "
-                         f"{error.strerror or error}); returning the computed value without storing it")
-        return result
     _warned.discard(path)  # replaced: should it break again, that is news
     evict(limit)
     return result
+
+
+#: What :func:`_stored` returns for an entry that is not there (or cannot be used).
+_MISSING = object()
+
+
+def _stored(path: Path, name: str, key: str, quiet: bool = False) -> object:
+    """The entry at ``path``, or :data:`_MISSING` (with one warning, unless ``quiet``, if it cannot be used)."""
+    if not os.path.lexists(path):
+        return _MISSING
+    try:
+        result = _read(path, name, key)
+    except _Unreadable as reason:
+        if not quiet:
+            _warn_once(path, f"disk memo entry cannot be used ({reason}); computing it again and replacing it")
+        return _MISSING
+    _touch(path)
+    return result
+
+
+@contextlib.contextmanager
+def _computing_alone(path: Path, name: str):
+    """Hold the entry's lock file (``.<entry>.lock``) while the block computes and stores it.
+
+    Another process that holds it is computing the same entry: wait for it,
+    with a status line naming the entry.  The lock file goes when the block
+    ends (a process still waiting on it gets it, finds the entry stored and
+    reads it).  Where no lock file can be made (a read-only folder), the block
+    runs without one.
+    """
+    lock = path.with_name(f".{path.stem}.lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            line = tqdm(total=None, desc=f"waiting for another process computing {name}", bar_format="{desc}",
+                        leave=False, disable=building_book())
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+            finally:
+                line.close()
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                if os.lstat(lock).st_ino == os.fstat(descriptor).st_ino:  # not a newer process's lock file
+                    os.unlink(lock)
+    finally:
+        os.close(descriptor)  # releases the lock
 
 
 @contextlib.contextmanager
