@@ -73,12 +73,11 @@ def built_book() -> Path:
     """The whole book, built with warnings as errors and every notebook executed."""
     if os.environ.get(BUILT_BOOK_ENV):
         return Path(os.environ[BUILT_BOOK_ENV])
-    with book_lock():  # the kernel tests of the other worker wait for the build (and the rebuild)
+    with book_lock():  # an edition's build in the other worker waits for this one (and the rebuild)
         ensure_comparisons(WARM_ORDER)  # the Accuracy page and every chapter read them
         result = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
         assert result.returncode == 0, f"book build failed:\n{result.stdout[-6000:]}\n{result.stderr[-6000:]}"
-        # The same build again at once, nothing changed (test_book checks it executed nothing): still
-        # under the lock, so no kernel test saves a chapter in between.
+        # The same build again at once, nothing changed (test_book checks it executed nothing).
         BOOK_BUILDS["rebuild"] = build_book(ROOT, ROOT / "book" / "_config.yml", ROOT / "book" / "_toc.yml")
     return HTML
 
@@ -114,11 +113,13 @@ def only_localhost(route, blocked: list) -> None:
 
 # --- using both cores (`make test` runs pytest -n 2 --dist loadfile --no-loadscope-reorder, see the Makefile) ---
 
-#: The tests that run chapters in kernels (live widgets, JupyterLab in Chromium): they come last, and
-#: wait for a book build under way (it fills the chapters' disk memo).
+#: The tests that run chapters in kernels (JupyterLab in Chromium): the second worker starts them at
+#: once, beside the first worker's book build.  They write no chapter file (autosave off, the save check
+#: saves a copy), and what both need from the disk memo is computed once (its per-entry locks).
 KERNEL_MODULES = ("test_lab_browser.py",)
-#: Tests that build an edition of the book: last, so the reader's build (the other worker's, which
-#: they wait for) has executed the notebooks they reuse.
+#: Tests that build an edition of the book: next, so that the worker done with the kernels builds them
+#: (after the reader's build, which they wait for and whose executed notebooks they reuse) while the other
+#: is still rendering the book in Chromium.
 EDITION_MODULES = ("test_editions.py",)
 
 
@@ -127,46 +128,28 @@ BOOK_LOCK = ROOT / "_build" / ".book-build.lock"
 
 
 @contextlib.contextmanager
-def _locked(path: Path, mode: int):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as handle:
-        fcntl.flock(handle, mode)
+def book_lock():
+    """Held while a build of this tree's book runs: the reader's and each edition's, one at a time."""
+    BOOK_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with BOOK_LOCK.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def book_lock():
-    """Held while a build of this tree's book runs (see pytest_runtest_protocol)."""
-    return _locked(BOOK_LOCK, fcntl.LOCK_EX)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    """A chapters-in-kernels test runs while no book build runs in the other worker, and the other way round.
-
-    The build executes every chapter and fills the disk memo of the chapters' sweeps; started at the
-    same time, the kernels would compute the same sweeps again, on the cores the build needs.  And
-    JupyterLab's test saves each chapter (then puts its modification time back): a build reading
-    the chapters meanwhile would see a newer file.  Builds hold BOOK_LOCK exclusively, kernel tests shared.
-    """
-    if item.path.name not in KERNEL_MODULES:
-        return (yield)
-    with _locked(BOOK_LOCK, fcntl.LOCK_SH):
-        return (yield)
-
-
 def pytest_collection_modifyitems(config, items):
-    """Order the tests for xdist: the book build first, the chapters in kernels and the editions last.
+    """Order the tests for xdist: the book build, the chapters in kernels, the editions, then the rest.
 
     xdist (``--dist loadfile --no-loadscope-reorder``) hands out whole files in this order, so the first
-    worker starts on test_book.py, the book build, at once
-    (computing the study comparisons, mdf's first), the other works through the tests that read no
-    comparison, then the study tests (computing the comparisons the build has not reached).  Both of
-    the last groups wait for the book: the kernels' group, the longest file of the run (every chapter
-    in JupyterLab), comes first, so that it starts as soon as a worker is free and the other worker
-    fills the end with the editions instead of waiting for it.
+    worker starts on test_book.py (the book build, then the Chromium pass over it) and the second on the
+    chapters in JupyterLab at the same time: the two longest chains of the run start at once, and the
+    study comparisons both need are computed once, each by the worker that reaches it first
+    (:func:`ensure_comparisons`, mdf's first).  The editions come next (they wait for the book build and
+    reuse its executed notebooks), so the worker done with JupyterLab builds them while the other renders
+    the book.  The rest fills both workers to the end: the tests that read no comparison first, the
+    study tests after them.
     """
     book, middle, editions, kernels = [], [], [], []
     for item in items:
@@ -182,7 +165,7 @@ def pytest_collection_modifyitems(config, items):
         keys = _comparisons_of(item)
         return 0 if not keys else 3 if len(keys) > 1 else 2 if keys == [WARM_ORDER[0]] else 1
 
-    items[:] = book + sorted(middle, key=stage) + kernels + editions
+    items[:] = book + kernels + editions + sorted(middle, key=stage)
 
 
 #: Studies in the order the book build computes their comparisons (longest first: mdf's takes over four

@@ -95,7 +95,7 @@ def build(edition: str) -> tuple[subprocess.CompletedProcess, float]:
 @pytest.fixture(scope="module")
 def editions():
     """Both editions built (the student's first), with their logs and wall times."""
-    with book_lock():  # not while the reader's build (or a kernel test saving a chapter) runs
+    with book_lock():  # not while the reader's build runs (its executed notebooks are reused)
         built = {edition: build(edition) for edition in ("student", "teacher")}
     for edition, (result, seconds) in built.items():
         assert result.returncode == 0, f"{edition} edition failed:\n{result.stdout[-5000:]}\n{result.stderr[-5000:]}"

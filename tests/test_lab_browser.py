@@ -9,7 +9,9 @@ folded solutions), no error output, every Altair chart drew Vega marks
 its model re-runs after one slider step and then a changed chart or table, and
 in a chapter, every control of the panel then moves to its maximum, its minimum and back (or
 through every option) in the same kernel and the model re-runs at each value, and saving the page
-without edits leaves its file byte-identical.  One screenshot
+without edits gives its file byte for byte.  The save goes to a copy (``_build/lab-saves/``) through
+the same contents API a save uses, and autosave is off in the test's JupyterLab, so the chapters are
+never written while the other worker builds the book from them.  One screenshot
 per page lands in `_build/screenshots/lab/`.  The JupyterLab server, its
 kernels and the browser are stopped even when a check fails.
 """
@@ -98,6 +100,12 @@ OUTPUTS = """() => {
 # cell scrolled into view so JupyterLab renders it, then its visible text (a cell's hidden source editor
 # and folded solutions left out) searched for a role's name or a directive's option line, or for
 # jupyterlab-myst's box around a directive or role it cannot render.
+#: Saves the open notebook's model to another path, as docmanager:save does to its own (contents.save).
+SAVE_COPY = """async (target) => {
+  const content = jupyterapp.shell.currentWidget.context.model.toJSON();
+  await jupyterapp.serviceManager.contents.save(target, {type: 'notebook', format: 'json', content});
+}"""
+SAVES = ROOT / "_build" / "lab-saves"
 RAW_MARKUP = """async () => {
   const notebook = jupyterapp.shell.currentWidget.content, found = [];
   // a role's name (plain Markdown shows "{term}" before its text), or a directive's option line
@@ -139,8 +147,13 @@ def lab(tmp_path_factory):
     port, token = _free_port(), secrets.token_hex(16)
     scratch = tmp_path_factory.mktemp("lab")
     log = (scratch / "lab.log").open("w")
-    # A fresh workspace directory, so no tab from an earlier session reopens.
-    env = {**os.environ, "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces")}
+    # A fresh workspace directory, so no tab from an earlier session reopens; settings with autosave off, so
+    # no chapter file is written (the save check saves a copy).
+    settings = scratch / "settings" / "@jupyterlab" / "docmanager-extension"
+    settings.mkdir(parents=True)
+    (settings / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
+    env = {**os.environ, "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces"),
+           "JUPYTERLAB_SETTINGS_DIR": str(scratch / "settings")}
     env.pop(BOOK_BUILD_ENV, None)  # a live JupyterLab, whatever this worker ran before (perfstudies.context)
     # Kernels on Unix sockets (book/_ext/ipc_kernels.py): no localhost ports to race for with the
     # kernels and servers of the other pytest worker.
@@ -239,9 +252,11 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         if Path(path).parent.name == "notebooks":
             problems += _every_control_problems(page, Path(path).stem)
         problems += [f"raw MyST shown (jupyterlab-myst renders it): {where}" for where in page.evaluate(RAW_MARKUP)]
-        page.evaluate("jupyterapp.commands.execute('docmanager:save')")
-        page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
-        saved = (ROOT / path).read_bytes()
+        copy = SAVES / f"{secrets.token_hex(4)}-{Path(path).name}"
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        page.evaluate(SAVE_COPY, str(copy.relative_to(ROOT)))
+        saved = copy.read_bytes()
+        copy.unlink()
         if saved != original:
             problems.append("saving without edits changed the file:\n" + "".join(difflib.unified_diff(
                 original.decode().splitlines(True), saved.decode().splitlines(True), "before", "after saving")))
@@ -261,10 +276,10 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
         except Exception:
             pass
         page.close()
-        if (ROOT / path).read_bytes() != original:
+        if (ROOT / path).read_bytes() != original or (ROOT / path).stat().st_mtime_ns != stat.st_mtime_ns:
+            problems.append("the chapter's own file was written (autosave is off, the save check saves a copy)")
             (ROOT / path).write_bytes(original)  # never leave a rewritten page in the work tree
-        # and never a newer one: the book build re-reads (and re-executes) a page whose file is newer
-        os.utime(ROOT / path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            os.utime(ROOT / path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # nor a newer one
     blocked = sorted(set(browser.blocked))
     assert not blocked, f"{path}: requests outside localhost: {blocked}"
     assert not problems, f"{path}:\n" + "\n".join(problems) + f"\n(JupyterLab's log: {lab['log']})"

@@ -8,6 +8,8 @@ left alone however long it takes.
 """
 
 import asyncio
+import fcntl
+import threading
 import time
 from queue import Empty
 
@@ -53,6 +55,17 @@ def test_a_kernel_that_computes_or_waits_on_its_workers_is_left_alone(watched):
                "while time.monotonic() < end: pass'], check=True)\nprint('waited')")
     notebook = _run(busy, workers)
     assert [cell.outputs[0]["text"] for cell in notebook.cells] == ["computed\n", "waited\n"]
+
+
+def test_a_kernel_waiting_for_another_process_to_compute_a_memo_entry_is_left_alone(watched, tmp_path):
+    """It holds the entry's lock file open (perfstudies.cache): the wait is the other process's work."""
+    lock = tmp_path / ".entry.lock"
+    with lock.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        threading.Timer(8.0, fcntl.flock, (held, fcntl.LOCK_UN)).start()  # longer than STUCK_AFTER_S (5 s)
+        notebook = _run(f"import fcntl\nwith open({str(lock)!r}, 'a') as lock:\n"
+                        "    fcntl.flock(lock, fcntl.LOCK_EX)\nprint('computed by the other')")
+    assert notebook.cells[0].outputs[0]["text"] == "computed by the other\n"
 
 
 def test_kernels_started_by_nbclient_talk_over_unix_sockets_not_localhost_ports():

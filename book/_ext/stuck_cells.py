@@ -11,7 +11,9 @@ last message "status: idle"); with the slices such a reply is read within a
 second.
 
 A cell that runs is either computing (its kernel, or the worker processes the
-kernel started, use CPU) or sending output.  A cell whose kernel does neither
+kernel started, use CPU), sending output, or waiting for another process to
+compute a disk-memo entry it needs (it holds that entry's lock file open,
+``perfstudies.cache``).  A cell whose kernel does neither
 for :data:`STUCK_AFTER_S` seconds waits on nothing that will ever come: a
 request the kernel never read, a reply that was lost.  nbclient would wait for
 the whole per-cell timeout (``execute: timeout`` in ``book/_config.yml``,
@@ -149,11 +151,24 @@ class Watch:
         self.messages = [*self.messages[-7:], description]
 
     def idle_seconds(self) -> float:
-        """Seconds since the kernel's processes last used CPU (more than :data:`IDLE_CPU_S`) or sent a message."""
+        """Seconds since the kernel's processes last used CPU (more than :data:`IDLE_CPU_S`), sent a message or
+        waited for a lock (:func:`waiting_on_a_lock`)."""
         now, cpu = time.monotonic(), tree_cpu_seconds(self.pids)
-        if cpu - self.cpu > IDLE_CPU_S:
+        if cpu - self.cpu > IDLE_CPU_S or waiting_on_a_lock(self.pids):
             self.cpu, self.active = cpu, now
         return now - self.active
+
+
+def waiting_on_a_lock(pids) -> bool:
+    """Whether one of the processes ``pids`` has a ``.lock`` file open: it holds or waits for a disk-memo entry's
+    lock while another process computes that entry, so its wait is the other's work, not a lost message."""
+    for pid in pids:
+        try:
+            if any(opened.path.endswith(".lock") for opened in psutil.Process(pid).open_files()):
+                return True
+        except psutil.Error:
+            continue
+    return False
 
 
 def _kernel_pids(client) -> list[int]:
