@@ -64,7 +64,8 @@ def run_metrics(records: pd.DataFrame, log: TapeLog, roles: dict, p) -> dict[str
     change_time = sum(end - start for start, end in changes)
     work = work_intervals(records, log, roles)
     idle = float(sum(end - start - covered((start, end), work) for start, end in changes))
-    processor = p.cpu_per_page * p.total_pages
+    # every page moved costs processor time; a load also pays for creating its files (mechanism.FileCreation)
+    processor = p.cpu_per_page * p.total_pages + log.created_cpu_s
     return {
         "elapsed_s": elapsed,
         "tape_change_s": change_time,
