@@ -392,11 +392,12 @@ def cells() -> list[CellSpec]:
         table2_calibration("AVG LAST (T)", "avg_last_s"),
         table2_derived("ETR (T)", "etr", ("AVG LAST (T)",), lambda response: closed_loop_etr(response, without),
                        "By construction of metrics.system_effects: users who think and wait in a closed loop, "
-                       "from the run without the dump"),
+                       "from the run without the dump, at its think time (footnote 2: the lower AVG THINK "
+                       "with the dump comes from the shorter measurement interval)"),
         table2_derived("RIO RATE (V)", "rio_rate", ("ETR (T)", "SPXTAPE pages/s (text)"),
                        lambda etr, rate: real_io_rate(etr, rate, without),
                        "By construction of metrics.system_effects: the users' I/O scaled with their commands, plus "
-                       "a read per page and a write per 32 KB block of the dump"),
+                       "a read per page (assumed) and a write per 32 KB block (stated) of the dump"),
         table2_derived("RIO/CMD (V)", "rio_per_cmd", ("RIO RATE (V)", "ETR (T)"), _over,
                        "By definition: RIO RATE over ETR (T)"),
         table2_derived("NONPAGE RIO/CMD (V)", "nonpage_rio_per_cmd", ("ETR (T)", "SPXTAPE pages/s (text)"),
