@@ -17,16 +17,18 @@ def test_calibration_inverts_the_named_cells(calibrated):
         published.loc[("SPXTAPE", "DUMP", 2), "processor_s"])
     assert calibrated.file_create_time * calibrated.files == pytest.approx(
         published.loc[("SPXTAPE", "LOAD", 1), "elapsed_s"])
+    assert calibrated.cpu_per_page * calibrated.total_pages + calibrated.cpu_per_file * calibrated.files \
+        == pytest.approx(published.loc[("SPXTAPE", "LOAD", 1), "processor_s"])
 
 
 def test_the_calibration_cells_are_published_cells_read_from_the_data():
     cells = calibration_cells()
-    assert len(cells) == len(TABLE1_CALIBRATION) + len(TABLE2_CALIBRATION) == 9
+    assert len(cells) == len(TABLE1_CALIBRATION) + len(TABLE2_CALIBRATION) == 10
     assert all(isinstance(cell, Published) for cell in cells)
     published = Published("Table 1", "Elapsed Time (sec)", "SPTAPE DUMP 1", 12279)
     assert table1_cell(("SPTAPE", "DUMP", 1), "elapsed_s") == published
     assert set(cells.values()) == {"page_io_time", "tape_capacity_pages", "mark_pages", "mark_time", "buffer_mb",
-                                   "file_create_time", "cpu_per_page", "user_io_rate", "dump_reads_queued"}
+                                   "file_create_time", "cpu_per_page", "cpu_per_file", "user_io_rate", "dump_reads_queued"}
     assert list(calibration_table()["sets"]) == list(TABLE1_CALIBRATION.values())
 
 

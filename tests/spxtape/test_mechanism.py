@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from perfstudies.models.spxtape import ConcurrentParams, build_network, model, volume_model
-from perfstudies.models.spxtape.mechanism import (CHANGING, ChunkStream, PerChunk, TapeDriveNode, TapeLog,
-                                                  ToChunkVolume)
+from perfstudies.models.spxtape.mechanism import (CHANGING, ChunkStream, FileCreation, PerChunk, TapeDriveNode,
+                                                  TapeLog, ToChunkVolume)
 from perfstudies.models.spxtape.metrics import covered, merge, work_intervals
 from perfstudies.models.spxtape.network import simulate
 from perfstudies.models.spxtape.workload import Chunk
@@ -77,6 +77,21 @@ def test_a_loaded_chunk_goes_back_to_its_own_volume(coarse):
     assert len(written) == len(records[records["node"] == roles["create"][0]])
 
 
+@pytest.mark.parametrize("command", ["SPTAPE", "SPXTAPE"])
+def test_a_load_pays_processor_time_for_every_file_it_creates_and_a_dump_for_none(coarse, command):
+    drives = 1
+    load = coarse.replace(command=command, function="LOAD", drives=drives)
+    per_page = load.cpu_per_page * load.total_pages
+    _, log, _ = simulate(load, SEEDS[0])
+    assert log.created_cpu_s == pytest.approx(load.files * load.cpu_per_file, rel=1e-9)
+    assert model(load, SEEDS[0])["processor_s"] == pytest.approx(per_page + load.files * load.cpu_per_file)
+    dearer = load.replace(cpu_per_file=2 * load.cpu_per_file)
+    assert model(dearer, SEEDS[0])["processor_s"] > model(load, SEEDS[0])["processor_s"]
+    assert model(dearer, SEEDS[0])["elapsed_s"] == model(load, SEEDS[0])["elapsed_s"]  # processor time, not pacing
+    dump = load.replace(function="DUMP")
+    assert model(dump, SEEDS[0])["processor_s"] == pytest.approx(per_page)
+
+
 def test_each_run_binds_its_own_tape_log(coarse):
     first, second = build_network(coarse, SEEDS[0]), build_network(coarse, SEEDS[1])
     tape_first, tape_second = first.node_classes[-1], second.node_classes[-1]
@@ -96,6 +111,7 @@ def test_every_class_says_what_it_is():
     chunks = [Chunk(0, 32.0, 3), Chunk(0, 16.0, 1)]
     assert repr(ChunkStream(chunks, 0.01, 0.2, log)) == "ChunkStream(chunks=2, per_page=0.01, per_file=0.2)"
     assert repr(PerChunk(0.001)) == "PerChunk(per_page=0.001, per_file=0.0)"
+    assert repr(FileCreation(0.12, 0.02, log)) == "FileCreation(per_file=0.12, cpu_per_file=0.02)"
     assert repr(ToChunkVolume(3)) == "ToChunkVolume(first_volume_node=3)"
     network = ciw.create_network(arrival_distributions=[ciw.dists.Deterministic(1.0)],
                                  service_distributions=[ciw.dists.Deterministic(0.5)], number_of_servers=[2])

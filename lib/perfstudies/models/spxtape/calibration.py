@@ -1,6 +1,6 @@
 """Calibration on named published cells.
 
-Seven Table 1 cells and two Table 2 cells set nine parameters, each by a
+Eight Table 1 cells and two Table 2 cells set ten parameters, each by a
 closed-form inversion of the mechanism's own arithmetic (:mod:`.analytic`),
 the buffer size then refined by Newton steps on the simulation:
 
@@ -14,6 +14,7 @@ SPTAPE DUMP, elapsed time                   time per SPTAPE tape mark
 SPXTAPE DUMP 1 drive, system idle time      memory for buffering
 SPXTAPE LOAD, elapsed time                  spool file creation time
 SPXTAPE DUMP 2 drives, processor time       processor time per page
+SPXTAPE LOAD, processor time                processor time per spool file created
 Table 2 dump rate with users (237 pages/s)  users' I/O rate per volume
 Table 2 AVG LAST (T) with the dump          dump reads queued per volume
 ==========================================  ===================================
@@ -59,6 +60,7 @@ TABLE1_CALIBRATION = {
     (("SPXTAPE", "DUMP", 1), "system_idle_s"): "buffer_mb",
     (("SPXTAPE", "LOAD", 1), "elapsed_s"): "file_create_time",
     (("SPXTAPE", "DUMP", 2), "processor_s"): "cpu_per_page",
+    (("SPXTAPE", "LOAD", 1), "processor_s"): "cpu_per_file",
 }
 #: Table 2's column of the run with the dump, and the two cells that set a parameter.
 TABLE2_COLUMN = "with SPXTAPE DUMP"
@@ -170,9 +172,12 @@ def _calibrate(chunk_pages: int) -> SpxtapeParams:
     file_create_time = load_run["elapsed_s"] / base.files
     # processor time grows with the pages moved (RTM was active for the 2-drive dump)
     cpu_per_page = published.loc[("SPXTAPE", "DUMP", 2)]["processor_s"] / base.total_pages
+    # the load moves the same pages and creates every file again: what its processor time has beyond the pages
+    cpu_per_file = (load_run["processor_s"] - cpu_per_page * base.total_pages) / base.files
     closed_form = base.replace(page_io_time=page_io_time, tape_capacity_pages=capacity, mark_pages=mark_pages,
                                mark_time=mark_time, buffer_mb=buffer_pages * PAGE_BYTES / 2**20,
-                               file_create_time=file_create_time, cpu_per_page=cpu_per_page)
+                               file_create_time=file_create_time, cpu_per_page=cpu_per_page,
+                               cpu_per_file=cpu_per_file)
     return refine_buffer(closed_form, one["system_idle_s"])
 
 

@@ -6,6 +6,9 @@ class               mechanism                                        passage of 
 ``ChunkStream``     the spool files, read (or re-created) in order   Measurement Discussion (34,000 files on
                     by a first node                                  four spool volumes)
 ``PerChunk``        device time proportional to pages and files      Measurement Discussion; Table 1
+``FileCreation``    CP creating each loaded spool file, one at a     Measurement Discussion (the files were
+                    time, at a processor cost per file               purged, then loaded back); Table 1's
+                                                                     LOAD processor time
 ``TapeDriveNode``   drives that change cartridge when one is full,   "Tape change time was observed to require
                     losing that drive for the change                 about 1 minute"; factors 1 and 2 of the
                                                                      System Idle Time discussion
@@ -35,11 +38,12 @@ CHANGING = "changing tape"
 @dataclass
 class TapeLog:
     """What the drives did in one run: pages on each mounted cartridge, (drive, state, start, end)
-    segments, and the pages each customer carries."""
+    segments, the pages each customer carries, and the processor time spent creating spool files."""
 
     capacity: float
     mark_pages: float
     change_time: float
+    created_cpu_s: float = 0.0  # processor seconds CP spent creating spool files (a load)
     used: dict = field(default_factory=dict)
     pages: dict = field(default_factory=dict)  # customer id -> pages of its chunk
     segments: list = field(default_factory=list)  # (drive, state, start, end)
@@ -54,12 +58,16 @@ class ChunkStream(ciw.dists.Distribution):
     is the *k*-th chunk; the chunk is attached to the customer for the nodes
     downstream.  Its time is ``per_page`` per page plus ``per_file`` per file
     that starts in the chunk (SPTAPE's tape mark, or a spool file's creation).
+    When it creates the files (SPTAPE's load), each costs ``cpu_per_file``
+    processor seconds, added to the log as :class:`FileCreation` adds them.
     """
 
-    def __init__(self, chunks: list[Chunk], per_page: float, per_file: float, log: TapeLog):
+    def __init__(self, chunks: list[Chunk], per_page: float, per_file: float, log: TapeLog,
+                 cpu_per_file: float = 0.0):
         self.count = len(chunks)
         self.chunks = iter(chunks)
         self.per_page, self.per_file = per_page, per_file
+        self.cpu_per_file = cpu_per_file
         self.log = log
 
     def __repr__(self):
@@ -73,6 +81,7 @@ class ChunkStream(ciw.dists.Distribution):
     def sample(self, t=None, ind=None):
         ind.chunk = next(self.chunks)
         self.log.pages[ind.id_number] = ind.chunk.pages
+        self.log.created_cpu_s += ind.chunk.files * self.cpu_per_file
         return ind.chunk.pages * self.per_page + ind.chunk.files * self.per_file
 
 
@@ -92,6 +101,37 @@ class PerChunk(ciw.dists.Distribution):
 
     def sample(self, t=None, ind=None):
         return ind.chunk.pages * self.per_page + ind.chunk.files * self.per_file
+
+
+class FileCreation(PerChunk):
+    """CP creating the spool files of a loaded chunk, one file at a time.
+
+    SPXTAPE LOAD puts back 34,000 spool files that were purged before the load
+    (Measurement Discussion), so CP builds each one again: ``per_file``
+    seconds of the creation node per file (the load's pacing, calibrated on
+    its elapsed time) of which ``cpu_per_file`` are processor time (calibrated
+    on the load's processor time, 902 s against the 2-drive dump's 79 s for
+    the same pages: the dump reads files that exist, the load makes them).
+    Each service adds its files' processor time to the run's
+    :class:`TapeLog`, which :func:`.metrics.run_metrics` reports beside the
+    per-page processor time every dump and load pays.
+    """
+
+    def __init__(self, per_file: float, cpu_per_file: float, log: TapeLog):
+        super().__init__(0.0, per_file)
+        self.cpu_per_file, self.log = cpu_per_file, log
+
+    def __repr__(self):
+        return f"FileCreation(per_file={self.per_file!r}, cpu_per_file={self.cpu_per_file!r})"
+
+    def __deepcopy__(self, memo):
+        # Ciw copies every distribution per node; this one serves the creation node only and must
+        # write to the run's own log, not to a copy of it
+        return self
+
+    def sample(self, t=None, ind=None):
+        self.log.created_cpu_s += ind.chunk.files * self.cpu_per_file
+        return super().sample(t, ind)
 
 
 class TapeDriveNode(FIFONode):

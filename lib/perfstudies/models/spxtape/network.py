@@ -8,7 +8,8 @@ Four shapes, one per command and function (Table 1):
   buffer; when the buffer is full a volume that finished a read is blocked
   (Ciw's blocking), which is the system going idle.
 * SPXTAPE LOAD: the tape drives node feeds a *spool file creation* node (one
-  server: CP builds spool files one at a time) whose waiting room is the buffer,
+  server: CP builds spool files one at a time, :class:`~.mechanism.FileCreation`,
+  which also charges each file's processor time) whose waiting room is the buffer,
   which feeds the volume nodes that write the pages
   (:class:`~.mechanism.ToChunkVolume`).
 * SPTAPE DUMP and LOAD: a single one-server node that does everything for one
@@ -27,7 +28,8 @@ import ciw
 import pandas as pd
 
 from perfstudies.fifo import FIFONode
-from perfstudies.models.spxtape.mechanism import ChunkStream, PerChunk, TapeDriveNode, TapeLog, ToChunkVolume
+from perfstudies.models.spxtape.mechanism import (ChunkStream, FileCreation, PerChunk, TapeDriveNode, TapeLog,
+                                                  ToChunkVolume)
 from perfstudies.models.spxtape.metrics import run_metrics
 from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
 from perfstudies.models.spxtape.workload import Chunk, interleave, workload
@@ -89,7 +91,8 @@ def build_network(params: SpxtapeParams, seed: int) -> Built:
         chunks = [chunk for chunks in per_volume for chunk in chunks]  # one volume at a time
         # dumping ends each file with a tape mark; loading creates each file in CP
         per_file = p.mark_time if p.function == "DUMP" else p.file_create_time
-        stream = ChunkStream(chunks, p.page_io_time + p.tape_page_time, per_file, log)
+        creates = p.cpu_per_file if p.function == "LOAD" else 0.0
+        stream = ChunkStream(chunks, p.page_io_time + p.tape_page_time, per_file, log, creates)
         network = ciw.create_network(**_placed([len(chunks)]),
                                      service_distributions=[stream], number_of_servers=[1],
                                      routing=ciw.routing.NetworkRouting([ciw.routing.Leave()]))
@@ -109,7 +112,8 @@ def build_network(params: SpxtapeParams, seed: int) -> Built:
     on_tape = interleave(per_volume)
     network = ciw.create_network(
         **_placed([len(on_tape), 0] + [0] * p.volumes),
-        service_distributions=[ChunkStream(on_tape, p.tape_page_time, 0.0, log), PerChunk(0.0, p.file_create_time)]
+        service_distributions=[ChunkStream(on_tape, p.tape_page_time, 0.0, log),
+                               FileCreation(p.file_create_time, p.cpu_per_file, log)]
         + [PerChunk(p.page_io_time) for _ in volumes],
         number_of_servers=[p.drives, 1] + [1] * p.volumes,
         queue_capacities=[math.inf, _buffer_chunks(p, per_volume)] + [math.inf] * p.volumes,

@@ -72,6 +72,8 @@ class SpxtapeParams(Params):
     file_create_time: float = param(0.12, low=0.0, high=10.0, unit="s/file", doc="spool file creation time")
     # calibrated on the 2-drive SPXTAPE DUMP processor time (RTM)
     cpu_per_page: float = param(2e-4, low=0.0, high=1.0, unit="s/page", doc="processor time per page")
+    # LOAD only: CP's processor time to create one spool file, calibrated on the SPXTAPE LOAD processor time (RTM)
+    cpu_per_file: float = param(0.02, low=0.0, high=1.0, unit="s/file", doc="processor time per file created")
 
     def __post_init__(self):
         super().__post_init__()
