@@ -1,11 +1,15 @@
 """The chapter's interactive parts: the live panel's run, the slider sweep's points, the theory tables."""
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from perfstudies.accuracy import study_comparison
 from perfstudies.models.diag44 import (LIVE_CONTROLS, PANEL, SEED, STUDY, WIDGET_DEFAULTS, DiagParams,
                                        expected_results, fast_path_runs, model, mva_table, run_summaries,
                                        sweep_points, theory_table, widget_run)
+from perfstudies.models.diag44.comparison import PAIRS
+from perfstudies.models.diag44.explore import CHANGE_METRICS, pairing_table
 from perfstudies.panel import shows_through
 from perfstudies.runner import replicate
 
@@ -76,3 +80,22 @@ def test_run_summaries_are_the_comparisons_own_replications():
     mva = mva_table(summary)
     assert list(mva["run"]) == ["EXPT5200", "EXPTD440", "EXPT5209", "EXPTD442", "EXPTD441"]
     assert (mva["MVA, simulated demand"] > 0).all() and (mva["MVA util %"] < 100).all()
+
+
+def _paired_runs(correlated: bool) -> dict:
+    """Synthetic replications of the three comparisons: 'after' is 'before' x 1.1 plus noise, or independent."""
+    rng = np.random.default_rng(1)
+    runs = {}
+    for name, (before, after) in PAIRS.items():
+        first = pd.DataFrame({m: 100 + 10 * rng.standard_normal(200) for m in CHANGE_METRICS})
+        base = first if correlated else pd.DataFrame({m: 100 + 10 * rng.standard_normal(200) for m in CHANGE_METRICS})
+        runs[name] = {before: first, after: 1.1 * base + rng.standard_normal((200, len(CHANGE_METRICS)))}
+    return runs
+
+
+def test_pairing_table_shows_what_common_noise_buys_and_that_independent_runs_gain_nothing():
+    common, independent = pairing_table(_paired_runs(True)), pairing_table(_paired_runs(False))
+    assert len(common) == len(independent) == 3 * len(CHANGE_METRICS)
+    assert (common["correlation"] > 0.9).all() and (common["unpaired / paired"] > 5).all()
+    assert independent["correlation"].abs().max() < 0.3
+    assert independent["unpaired / paired"].between(0.8, 1.25).all()

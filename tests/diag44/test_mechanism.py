@@ -127,6 +127,58 @@ def test_a_vp_waits_behind_its_busy_processor_while_another_idles_and_only_a_dry
     assert steals and not any(steals), "processors steal, and only when their own queue is empty"
 
 
+@pytest.mark.parametrize("fields", [{}, {"client_vps": 6}])
+def test_the_sibling_retest_changes_nothing_where_no_vp_is_ever_queued(fields):
+    """Differential: with as many processors as connections no VP ever waits, so CP's test at every DIAG 44
+    (``sibling_retest``) has nothing to act on and the records are those of the test once per yield."""
+    p = DiagParams(max_time_us=2.0e6, real_processors=16, connections=16).replace(**fields)
+    off = records_and_totals(RealProcessorNode, p)
+    assert off[1]["spins"] > 30 and off[1]["fast"] > 0, "VPs do spin on the fast path"
+    assert records_and_totals(RealProcessorNode, p.replace(sibling_retest=True)) == off
+
+
+class WatchedRetest(RealProcessorNode):
+    """The processor node, noting each fast-path spin a queued sibling cuts and each normal-path yield."""
+
+    cuts: list
+    yields: list
+
+    def _sibling_queued(self, guest):
+        super()._sibling_queued(guest)
+        now = self.simulation.current_time
+        self.cuts += [ind.service_end_date - now for ind in self.fast_spinners[guest]]
+
+    def _normal_yield(self, ind, now):
+        burst = super()._normal_yield(ind, now)
+        self.yields.append((self.others_waiting(ind), burst / (self.normal_diag_us + ind.lock_wait_us)))
+        return burst
+
+
+def test_with_the_sibling_retest_a_queued_sibling_ends_a_fast_spin_at_its_next_diag():
+    p = DiagParams(sibling_retest=True, client_vps=6, real_processors=5, **SHORT)
+    cuts, yields = [], []
+    node = with_state(WatchedRetest, params=p, cuts=cuts, yields=yields)
+    simulation, _ = run_ciw(build_network(p), 3, p.max_time_us, p.warmup_us,
+                            node_class=[node, with_state(IdleNode, params=p)])
+    iteration = p.fast_cp_us + p.fast_spin_us
+    assert cuts and all(0.0 <= left <= iteration + 1e-9 for left in cuts), "every fast spinner stops within a DIAG"
+    assert simulation.nodes[REAL_PROCESSORS].totals["fast_cut"] > 0
+    assert yields and all(waiting for waiting, _ in yields), "one queue: a sibling queued means a VP waits"
+    assert all(diags == pytest.approx(1.0) for _, diags in yields), "one DIAG 44 when a VP waits"
+
+
+def test_with_the_sibling_retest_a_normal_path_yield_nobody_waits_behind_is_the_coarsened_burst():
+    p = DiagParams(sibling_retest=True, fast_path=False, **SHORT)
+    cuts, yields = [], []
+    node = with_state(WatchedRetest, params=p, cuts=cuts, yields=yields)
+    run_ciw(build_network(p), 3, p.max_time_us, p.warmup_us, node_class=[node, with_state(IdleNode, params=p)])
+    waited = [diags for waiting, diags in yields if waiting]
+    alone = [diags for waiting, diags in yields if not waiting]
+    assert not cuts, "no fast path, nothing to cut"
+    assert waited and all(diags == pytest.approx(1.0) for diags in waited)
+    assert alone and all(diags == pytest.approx(p.normal_diags_per_yield) for diags in alone)
+
+
 def test_dispatch_vectors_queue_siblings_the_one_queue_does_not():
     """At the 9-way's 84% utilisation one shared queue almost never holds a sibling; the vectors do."""
     single, vectors = (mean("no_sibling_share", replications=4, dispatch_vectors=on) for on in (False, True))

@@ -84,7 +84,8 @@ def _counting(node_class: type) -> type:
 
 
 @pytest.mark.parametrize("fields", [dict(), dict(real_processors=1, client_vps=8), dict(client_vps=6),
-                                    dict(fast_path=False, real_processors=5)])
+                                    dict(fast_path=False, real_processors=5), dict(sibling_retest=True, client_vps=6),
+                                    dict(sibling_retest=True, fast_path=False, real_processors=5)])
 def test_the_estimate_is_honest_against_counted_events(fields):
     p = DiagParams(max_time_us=1e6, **fields)
     classes = [_counting(cls) for cls in node_classes(p)]

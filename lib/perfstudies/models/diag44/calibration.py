@@ -45,7 +45,11 @@ Two things the report does not give stay assumptions: the time slice (5 ms)
 and ``normal_diags_per_yield``, the normal-path DIAG 44s one simulated yield
 stands for (50, a coarsening carried over from the first model).  The
 fast-path percentages depend on the second (a normal-path yield weighs 50
-DIAG 44s against a fast-path yield's ``fast_diags_per_yield``).
+DIAG 44s against a fast-path yield's ``fast_diags_per_yield``).  CP's test at
+every DIAG 44 (``DiagParams.sibling_retest``) would confine it to the yields
+nobody waits behind; the calibration runs with that switch off (with one
+queue it all but removes the normal path, with a queue per processor this
+iteration has no fixed point: the chapter's *What was tried*).
 """
 
 import functools

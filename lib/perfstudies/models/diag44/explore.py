@@ -16,11 +16,13 @@
   :func:`expected_results` sets the report's eight expected results beside the model;
 * :func:`scoreboard_table`, :func:`worst_table` and :func:`panel_by_processors` are the
   chapter's other tables: the scoreboard as rows, the worst misses, and the live
-  panel's default run stepped down in real processors (its predict-first exercise).
+  panel's default run stepped down in real processors (its predict-first exercise);
+  :func:`pairing_table` measures what the comparisons' common seeds buy.
 """
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from perfstudies import compare, tables
 from perfstudies.panel import Panel, run_panel
@@ -305,3 +307,37 @@ def panel_by_processors(processors=PANEL_PROCESSORS) -> pd.DataFrame:
     rows = [widget_run(WIDGET_DEFAULTS.replace(real_processors=count)).set_index("metric")
             .loc[list(PANEL_STEP_METRICS), "mean"].rename(count) for count in processors]
     return pd.DataFrame(rows).rename_axis("real processors").reset_index()
+
+
+#: The rows whose change between two runs the report's text states (the changes :func:`pairing_table` measures).
+CHANGE_METRICS = ("tx_rate", "diag_total", "diag_normal", "cp_us_per_tx", "emul_us_per_tx", "system_util",
+                  "spin_rate", "pct_spin")
+
+
+def pairing_table(runs: dict, confidence: float = 0.95) -> pd.DataFrame:
+    """What the common seeds of each comparison buy: paired against unpaired intervals of its changes.
+
+    ``runs`` is ``STUDY.runs()``.  For each comparison and each row of
+    :data:`CHANGE_METRICS` that its "before" run never has at 0: the
+    correlation of a replication's before and after values, the half-width of
+    the paired change (the mean of the per-replication changes, as the
+    comparison scores it) and that of the change of the means with the two
+    runs taken as independent (the delta method), and their ratio (above 1:
+    pairing narrows the interval).
+    """
+    rows = []
+    for name, (before, after) in PAIRS.items():
+        first, second = runs[name][before], runs[name][after]
+        n = len(first)
+        t = stats.t.ppf((1 + confidence) / 2, n - 1)
+        for metric in CHANGE_METRICS:
+            b, a = first[metric].to_numpy(), second[metric].to_numpy()
+            if (b == 0).any():
+                continue
+            paired = t * np.std(100 * (a / b - 1), ddof=1) / np.sqrt(n)
+            unpaired = t * 100 * a.mean() / b.mean() * np.sqrt(a.var(ddof=1) / (n * a.mean() ** 2)
+                                                               + b.var(ddof=1) / (n * b.mean() ** 2))
+            rows.append({"comparison": name, "metric": metric, "replications": n,
+                         "correlation": np.corrcoef(a, b)[0, 1], "paired half-width": paired,
+                         "unpaired half-width": unpaired, "unpaired / paired": unpaired / paired})
+    return pd.DataFrame(rows)

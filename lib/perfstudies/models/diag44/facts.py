@@ -20,7 +20,8 @@ from . import analytic
 from .calibration import FAST_RUN, measurements, run_config, run_values
 from .comparison import CAPS
 from .explore import (PANEL_PROCESSORS, SWEEP_REPLICATIONS, WIDGET_REPLICATIONS, expected_results, fast_path_runs,
-                      mva_table, panel_by_processors, run_summaries, sibling_table, theory_table, vp_sweep)
+                      mva_table, pairing_table, panel_by_processors, run_summaries, sibling_table, theory_table,
+                      vp_sweep)
 from .params import KEY, DiagParams
 
 #: The chance a sibling is queued that the binomial exercise starts from, and the share of yields on the fast
@@ -281,15 +282,27 @@ def exercise_facts(sweep: pd.DataFrame) -> dict[str, Fact]:
     return found
 
 
+def pairing_facts(runs: dict) -> dict[str, Fact]:
+    """What the comparisons' common seeds buy (:func:`.explore.pairing_table`), over all their changes."""
+    pairing = pairing_table(runs)
+    ratio = pairing["unpaired / paired"]
+    return {"pairing-corr-max": Fact(pairing["correlation"].max(), "", "highest before-after correlation"),
+            "pairing-ratio-max": Fact(ratio.max(), "", "largest unpaired over paired half-width"),
+            "pairing-ratio-min": Fact(ratio.min(), "", "smallest unpaired over paired half-width"),
+            "pairing-narrower": Fact(int((ratio > 1.05).sum()), "", "changes pairing narrows by over 5%"),
+            "pairing-changes": Fact(len(pairing), "", "changes measured")}
+
+
 def facts() -> dict[str, Fact]:
     """Every number the chapter quotes, ``{name: Fact}`` (glued as ``diag44-<name>``)."""
     from perfstudies.studies import study   # the registry's record: the comparison's own replications
 
     record = study(KEY)
-    table, summaries = record.comparison(), run_summaries(record.runs())
+    runs = record.runs()
+    table, summaries = record.comparison(), run_summaries(runs)
     sweep = vp_sweep()
     found = setting_facts() | theory_facts() | lock_facts() | simulation_facts(summaries)
-    found |= comparison_facts(table) | remark_facts(table) | exercise_facts(sweep)
+    found |= comparison_facts(table) | remark_facts(table) | exercise_facts(sweep) | pairing_facts(runs)
     found["ex-spin-rise-report"] = Fact(found["said-6-spin-time"].value, "%",
                                         "the report's rise of the time spinning from 3 to 6 VPs")
     return found

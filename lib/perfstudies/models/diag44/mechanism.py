@@ -17,9 +17,11 @@ processors.  The network (:mod:`.network`) has two nodes:
 
 Per-run state (the run's :class:`~.params.DiagParams`) reaches the node classes
 through :func:`perfstudies.networks.with_state` (class attribute ``params``).
-One simulated normal-path yield stands for ``diags_per_yield`` DIAG 44s and one
-fast-path yield for ``fast_diags_per_yield``, so that a replication runs in a
-fraction of a second.
+One simulated normal-path yield stands for ``normal_diags_per_yield`` DIAG 44s
+and one fast-path yield for ``fast_diags_per_yield``, so that a replication
+runs in a fraction of a second; with ``sibling_retest`` a fast-path spin ends
+early once a sibling is queued, and a normal-path yield that a VP waits behind
+is one DIAG 44.
 """
 
 import collections
@@ -126,6 +128,14 @@ class RealProcessorNode(FIFONode):
       ``normal_diags_per_yield`` DIAG 44s, each through CP's scheduler lock
       (:class:`SchedulerLock`), then the back of this queue, which gives the VP
       straight back when nobody waits; then it tries the guest lock again;
+    * with ``sibling_retest`` CP's test is applied at *every* DIAG 44, as the
+      report says ("if any virtual processor is queued when a DIAG 44 is
+      issued"): a sibling that joins the queue while the VP spins on the fast
+      path ends that spin at its next DIAG 44, which takes the normal path
+      (:meth:`_sibling_queued`); and a normal-path DIAG 44 that a VP waits
+      behind is one DIAG 44, after which the VP leaves the processor (the
+      coarsening ``normal_diags_per_yield`` then applies only while nobody
+      waits, when the queue would give the processor straight back);
     * a VP that has run a time slice while others wait goes to the back of the queue.
 
     The run's parameters are the class attribute ``params`` (set by
@@ -159,6 +169,8 @@ class RealProcessorNode(FIFONode):
         self.fast_path, self.time_slice_us = p.fast_path, p.time_slice_us
         self.fast_yield_us = p.fast_diags_per_yield * self.fast_iteration_us
         self.normal_diags_per_yield = p.normal_diags_per_yield
+        self.sibling_retest = p.sibling_retest
+        self.fast_spinners = collections.defaultdict(dict)      # guest -> its VPs spinning on the fast path
 
     def __repr__(self):
         p = self.params
@@ -194,6 +206,8 @@ class RealProcessorNode(FIFONode):
         ind.in_queue = True
         self.queued[ind.guest] += 1
         self.waiting += 1
+        if self.sibling_retest and self.fast_spinners[ind.guest]:
+            self._sibling_queued(ind.guest)
 
     def _dequeue(self, ind) -> None:
         ind.in_queue = False
@@ -245,15 +259,37 @@ class RealProcessorNode(FIFONode):
             ind.spin_start = now
             if self.fast_path and not siblings:
                 ind.state = FAST
+                if self.sibling_retest:
+                    self.fast_spinners[ind.guest][ind] = None
                 return self.fast_yield_us
             return self._normal_yield(ind, now)
         return self._slice_done(ind, now)
 
+    def _sibling_queued(self, guest) -> None:
+        """A VP of ``guest`` joined the queue: CP's test at each sibling's next fast-path DIAG 44 fails.
+
+        Every sibling spinning on the fast path ends its spin at its next DIAG
+        44 (the one in progress is finished first, at least one from the
+        spin's start), which then takes the normal path (:meth:`finish_service`).
+        """
+        now = self.simulation.current_time
+        iteration = self.fast_iteration_us
+        for ind in self.fast_spinners[guest]:
+            end = ind.spin_start + max(math.ceil((now - ind.spin_start) / iteration), 1) * iteration
+            if end < ind.service_end_date:
+                ind.cut = True
+                ind.service_end_date = end
+                ind.service_time = end - ind.service_start_date
+                ind.server.next_end_service_date = end
+
     def _normal_yield(self, ind, now: float) -> float:
-        """Normal-path DIAG 44s (``normal_diags_per_yield`` of them), each through the scheduler lock."""
+        """Normal-path DIAG 44s, each through the scheduler lock: ``normal_diags_per_yield`` in one burst, or,
+        with ``sibling_retest`` and a VP waiting for this processor, one (the VP then goes to the back of the
+        queue)."""
         ind.state = NORMAL
         ind.lock_wait_us = self.scheduler_lock.wait_us(now)
-        return self.normal_diags_per_yield * (self.normal_diag_us + ind.lock_wait_us)
+        diags = 1 if self.sibling_retest and self.others_waiting(ind) else self.normal_diags_per_yield
+        return diags * (self.normal_diag_us + ind.lock_wait_us)
 
     def _settle(self, ind, now: float) -> None:
         """Count the DIAG 44s of ``ind``'s spin in place so far (one every spin loop)."""
@@ -291,9 +327,16 @@ class RealProcessorNode(FIFONode):
         if state == SERVE:
             self._serve_on(ind, now)
             return
-        if state == FAST:                        # the holder let go while this VP spun
+        if state == FAST:
             self._settle(ind, now)
-            burst = self._slice_done(ind, now)
+            self.fast_spinners[ind.guest].pop(ind, None)
+            if ind.cut:                          # a sibling was queued: this DIAG 44 takes the normal path
+                ind.cut = False
+                if now >= self.warmup:
+                    self.totals["fast_cut"] += 1
+                burst = self._normal_yield(ind, now)
+            else:                                # the holder let go while this VP spun
+                burst = self._slice_done(ind, now)
         elif state == NORMAL:                    # normal-path DIAG 44s done: the back of the queue, then try again
             self._settle(ind, now)
             if self.others_waiting(ind):
@@ -543,7 +586,7 @@ def start_connection(ind, index: int, p: DiagParams) -> None:
     ind.client = ind.customer_class
     ind.guest = ind.client
     ind.server_guest = f"server{(index // p.client_guests) % p.server_guests}"
-    ind.holds_vp = ind.in_queue = False
+    ind.holds_vp = ind.in_queue = ind.cut = False
     ind.state, ind.slices_left = WORK, p.slices_per_tx
     ind.work_left = random.expovariate(p.slices_per_tx / (p.client_share * p.base_work_us))
     ind.slice_start = ind.burst_start = ind.serve_end = ind.other_spin_us = ind.spin_start = ind.lock_wait_us = 0.0

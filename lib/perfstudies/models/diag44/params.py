@@ -59,6 +59,11 @@ class DiagParams(Params):
     dispatch_vectors: bool = param(False, doc="a dispatch queue per real processor (z/VM's dispatch vectors, "
                                               "mechanism.DispatchVectorNode) instead of one shared queue; off "
                                               "until the calibration has a fixed point with it (issue 28)")
+    sibling_retest: bool = param(False, doc="CP's sibling test at every DIAG 44 of a spin "
+                                            "(mechanism.RealProcessorNode._sibling_queued): a fast-path spin "
+                                            "turns normal at its next DIAG 44 once a sibling is queued, and a "
+                                            "normal-path yield a VP waits behind is one DIAG 44; off: the test "
+                                            "once per simulated yield, as calibrated (issue 28)")
 
     # --- workload constants (derived by calibration.calibrate from named cells) ---
     # base_work_us and client_share are also bounded together: the mean client slice and the mean server
@@ -82,7 +87,8 @@ class DiagParams(Params):
                                         doc="DIAG 44s a spinning VP issues on the fast path before the holder lets go")
     normal_diags_per_yield: int = param(50, low=1, high=1_000, unit="DIAG/yield",
                                         doc="normal-path DIAG 44s one simulated yield stands for (a coarsening, as "
-                                            "the old model's: the report gives no number)")
+                                            "the old model's: the report gives no number; with sibling_retest, "
+                                            "only while no VP waits for the processor)")
     off_processor_us: float = param(364425.0, low=0.0, high=1e7, unit="us/tx",
                                     doc="time a connection spends away from the real processors per transaction")
     sched_hold_us: float = param(2.03546, low=0.0, low_open=True, high=1_000.0, unit="us",
@@ -142,7 +148,11 @@ class DiagParams(Params):
         geometric number of times, with the chance ``1 - (1 - contention)^h``,
         ``h`` the siblings that can run), each yield costing an event or two;
         they are bounded by what the processors can serve in the run, since
-        each yield holds a processor for its DIAG 44s.
+        each yield holds a processor for its DIAG 44s.  With ``sibling_retest``
+        a yield may take a third event: a fast spin a queued sibling cuts short
+        turns into a normal-path yield, and a one-DIAG yield hands its
+        processor to the VP that waits (whose dispatch the estimate counts
+        with that yield).
         """
         work = self.base_work_us
         rate = min(self.real_processors / work,
@@ -161,4 +171,4 @@ class DiagParams(Params):
         yields = transactions * self.slices_per_tx * held / (1 - held) if held < 1 else math.inf
         if yield_us > 0:
             yields = min(yields, self.real_processors * self.max_time_us / yield_us)
-        return transactions * per_transaction + server_slices + 2 * yields
+        return transactions * per_transaction + server_slices + (3 if self.sibling_retest else 2) * yields
