@@ -396,15 +396,20 @@ import subprocess
 import sys
 import textwrap
 
+import psutil
+
+from perfstudies.context import BOOK_BUILD_ENV
+
 SLOW_ENTRY = '''
-import os, sys, time
+import os, time
 from perfstudies import cache
 
 
 def slow():
     with open(os.environ["MARKER"], "a") as marker:
         marker.write(f"{os.getpid()}\\n")
-    time.sleep(float(os.environ["SECONDS"]))
+    while not os.path.exists(os.environ["RELEASE"]):  # computing until the test says so
+        time.sleep(0.05)
     return [1.5, 2.5]
 
 
@@ -412,22 +417,44 @@ print(cache.memoized("shared", slow))
 '''
 
 
+def _until(condition, what: str, seconds: float = 120.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not happen in {seconds:g} s"
+        time.sleep(0.05)
+
+
+def _holds_a_lock_file(pid: int) -> bool:
+    try:
+        return any(opened.path.endswith(".lock") for opened in psutil.Process(pid).open_files())
+    except psutil.Error:
+        return False
+
+
 def test_two_processes_needing_the_same_entry_compute_it_once(tmp_path):
     """The second waits on the first's lock file, then reads what it stored (and no lock file is left)."""
     script = tmp_path / "slow_entry.py"
     script.write_text(textwrap.dedent(SLOW_ENTRY))
-    marker, folder = tmp_path / "computed", tmp_path / "memo"
-    environment = {**os.environ, cache.DIR_VARIABLE: str(folder), "MARKER": str(marker), "SECONDS": "3"}
-    first = subprocess.Popen([sys.executable, str(script)], env=environment, stdout=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not marker.exists() and time.monotonic() < deadline:  # the first is computing: start the second now
-        time.sleep(0.05)
-    second = subprocess.run([sys.executable, str(script)], env=environment, capture_output=True, text=True,
-                            timeout=120)
-    out, _ = first.communicate(timeout=120)
-    assert out.strip() == second.stdout.strip() == "[1.5, 2.5]"
+    marker, release, folder = tmp_path / "computed", tmp_path / "release", tmp_path / "memo"
+    environment = {**os.environ, cache.DIR_VARIABLE: str(folder), "MARKER": str(marker), "RELEASE": str(release)}
+    environment.pop(BOOK_BUILD_ENV, None)  # status lines on
+    run = dict(env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen([sys.executable, str(script)], **run)
+    second = None
+    try:
+        _until(marker.exists, "the first process computing")
+        second = subprocess.Popen([sys.executable, str(script)], **run)
+        _until(lambda: _holds_a_lock_file(second.pid), "the second process waiting on the entry's lock file")
+        release.touch()
+        outputs = [process.communicate(timeout=120) for process in (first, second)]
+    finally:
+        release.touch()
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+    assert [out.strip() for out, _ in outputs] == ["[1.5, 2.5]", "[1.5, 2.5]"]
     assert len(marker.read_text().split()) == 1, "both processes computed the entry"
-    assert "waiting for another process computing shared" in second.stderr
+    assert "waiting for another process computing shared" in outputs[1][1]
     assert [path.name for path in folder.iterdir() if path.suffix == ".lock"] == []
 
 
