@@ -1,5 +1,7 @@
 """Theory first: equations 1-3, the service demands, the bottleneck bound, and the simulation against them."""
 
+import math
+
 import pytest
 
 from perfstudies import data
@@ -11,7 +13,8 @@ from perfstudies.models.vts.analytic import (
 )
 from perfstudies.models.vts.comparison import configurations
 from perfstudies.models.vts.network import build_network, model, recall_model, run_length_s, warmup_s
-from perfstudies.models.vts.params import KEY, PATHS, TIME_FLOOR_S, VTSParams, base, ehpo, paf
+from perfstudies.models.vts.params import (CHUNK_MB_MIN, KEY, PATHS, TIME_FLOOR_S, VOLUME_MB_MAX, VTSParams, base,
+                                          ehpo, paf)
 from perfstudies.models.vts.params import SEED as STUDY_SEED
 from perfstudies.runner import replicate
 from perfstudies.warmup import pilot_warmup
@@ -252,9 +255,18 @@ def test_the_warmup_deletion_is_at_least_what_mser5_finds(family):
     assert warmup_s(params) >= found.time, (family, warmup_s(params), found.time)
 
 
+TIMES = [name for name, field in VTSParams.__dataclass_fields__.items() if field.metadata.get("low") == TIME_FLOOR_S]
+
+
 @pytest.mark.parametrize("workload", ["peak_write", "sustained_write", "read_recall"])
-def test_mva_refuses_a_demand_below_its_smallest_time_naming_the_records_times(workload):
-    tiny = VTSParams(workload=workload).replace(disk_op_s=TIME_FLOOR_S, disk_fixed_s=TIME_FLOOR_S)
-    with pytest.raises(ValueError, match=r"^VTSParams\.disk_op_s = .*, VTSParams\.disk_fixed_s = .* give the cache "
-                                         r"a demand of .* below exact MVA's smallest nonzero time"):
-        mva_solution(tiny)
+@pytest.mark.parametrize("compressibility", [1.0, 10.0])
+def test_every_record_down_to_the_time_floor_solves_by_exact_mva(workload, compressibility):
+    """Issue 27: an accepted record with its times near the old floor (3.6e-304 s) gave the cache a demand
+    exact MVA refuses; the floor now keeps every demand at or above MVA's smallest time."""
+    tiny = VTSParams(workload=workload, compressibility=compressibility, extrapolate=True, chunk_mb=CHUNK_MB_MIN,
+                     volume_mb=VOLUME_MB_MAX, **{name: TIME_FLOOR_S for name in TIMES})
+    assert len(TIMES) == 8
+    assert min(demand for demand in mva_demands(tiny)[0].values() if demand > 0) >= mva.MIN_TIME
+    assert math.isfinite(mva_solution(tiny).throughput)
+    with pytest.raises(ValueError, match=r"^VTSParams\.mount_s = 1e-09 is out of range: allowed 4e-09 <= "):
+        VTSParams(mount_s=1e-9)

@@ -23,7 +23,7 @@ from perfstudies.models.vts.params import PATHS, VTSParams, base, ehpo, paf, sta
     (dict(hdd_gb=9), r"hdd_gb = 9 is not allowed with feature 'PAF': allowed one of \[36\]"),
     (dict(feature="base", capacity_gb=1152, streams=64), r"streams = 64 is out of range"),
     (dict(escon_channels=6), r"escon_channels = 6 is not allowed: one of \[4, 8\]"),
-    (dict(disk_op_s=0.0), r"disk_op_s = 0.0 is out of range: allowed 3.56\d*e-304 <= disk_op_s <= 1.0"),
+    (dict(disk_op_s=0.0), r"disk_op_s = 0.0 is out of range: allowed 4e-09 <= disk_op_s <= 1.0"),
     (dict(mount_s=-1.0), r"mount_s = -1.0 is out of range"),
     (dict(disk_fixed_s=0.5), r"disk_fixed_s = 0.5 is out of range: allowed 0 < disk_fixed_s <= disk_op_s"),
 ])

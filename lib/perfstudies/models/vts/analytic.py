@@ -361,26 +361,15 @@ def mva_demands(p: VTSParams) -> tuple[dict[str, float], dict[str, int]]:
     return demands, servers
 
 
-#: The record's times that make up each station's work (:func:`stations`), named when MVA refuses a demand.
-STATION_TIMES = {"channels": ("write_block_overhead_s", "read_block_overhead_s"),
-                 "processors": ("cpu_s_per_host_mb", "cpu_s_per_mb_pass", "cpu_s_per_disk_op"),
-                 "cache": ("disk_op_s", "disk_fixed_s"), "tape": ("mount_s",)}
-
-
 def mva_solution(p: VTSParams) -> mva.Solution:
     """Exact MVA of the throughput network: ``streams`` customers, exponential service, same demands.
 
     The product-form reference for the Ciw model (whose service times are Gamma
     with a coefficient of variation of 0.5, not 1).  Host MB/s is
-    ``solution.throughput * customer_mb(p)``.  A record whose times give a
-    station a nonzero demand below MVA's smallest (``mva.MIN_TIME``) is refused
-    naming those times.
+    ``solution.throughput * customer_mb(p)``.  Every record can be solved: its
+    times are at least :data:`.params.TIME_FLOOR_S`, which keeps every demand
+    at least MVA's smallest nonzero time.
     """
     check_record("p", p, VTSParams)
     demands, servers = mva_demands(p)
-    for name, demand in demands.items():
-        if 0 < demand < mva.MIN_TIME:
-            times = ", ".join(f"VTSParams.{field} = {getattr(p, field)!r}" for field in STATION_TIMES[name])
-            raise ValueError(f"{times} give the {name} a demand of {demand:.3g} s per customer, below exact MVA's "
-                             f"smallest nonzero time ({mva.MIN_TIME:g} s): allowed times that give it at least that")
     return mva.exact(demands, population=p.streams, servers={k: c for k, c in servers.items() if c > 1})

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from perfstudies import data
+from perfstudies import data, mva
 from perfstudies.params import MIN_SAMPLED_MEAN, Params, param
 
 KEY = "vts"
@@ -55,14 +55,17 @@ SERVICE_SHAPE = 4.0
 #: ``chunk_mb`` and ``volume_mb``).
 CHUNK_MB_MIN = 1.0
 VOLUME_MB_MAX = 4000.0
-#: Smallest calibrated service time (s) a record accepts: the smallest that leaves every Gamma scale the
-#: network samples at least the smallest normal float (:data:`perfstudies.params.MIN_SAMPLED_MEAN`).  The
-#: smallest scale is a chunk's share of its volume's mount at a copy-out drive, ``mount_s x chunk_mb /
-#: volume_mb / SERVICE_SHAPE``, so the floor is ``MIN_SAMPLED_MEAN x SERVICE_SHAPE x VOLUME_MB_MAX /
-#: CHUNK_MB_MIN`` (about 3.6e-304 s); every other time meets smaller divisors on its way to a scale (the
-#: cache's striping over at most a few dozen arms at up to CF 10 against its 16 track operations per MB,
-#: the processors' none).  Below it ``VTSParams(mount_s=5e-324)`` built a Gamma of mean 0.0.
-TIME_FLOOR_S = MIN_SAMPLED_MEAN * SERVICE_SHAPE * VOLUME_MB_MAX / CHUNK_MB_MIN
+#: Smallest calibrated service time (s) a record accepts: the smallest that both models can run.  The
+#: smallest share of a time any node meets is a chunk's share of its volume's mount at a copy-out drive,
+#: ``mount_s x chunk_mb / volume_mb``, at most ``VOLUME_MB_MAX / CHUNK_MB_MIN`` times smaller than the time
+#: (every other time meets smaller divisors: the cache's striping over at most a few dozen arms at up to
+#: CF 10 against its 16 track operations per MB, the processors' none).  The simulation draws Gamma scales
+#: of that share over ``SERVICE_SHAPE``, which must be at least the smallest normal float
+#: (:data:`perfstudies.params.MIN_SAMPLED_MEAN`; below it ``VTSParams(mount_s=5e-324)`` built a Gamma of
+#: mean 0.0); exact MVA (:func:`.analytic.mva_solution`) takes that share as a demand, which must be at
+#: least its smallest nonzero time (:data:`perfstudies.mva.MIN_TIME`, 1e-12 s).  The second bound is the
+#: larger: 4 ns.
+TIME_FLOOR_S = max(MIN_SAMPLED_MEAN * SERVICE_SHAPE, mva.MIN_TIME) * VOLUME_MB_MAX / CHUNK_MB_MIN
 
 #: Compressibility range of the measurements and of equation 3 (Appendix B).
 MEASURED_CF_MAX = 4.0
