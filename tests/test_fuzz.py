@@ -492,9 +492,10 @@ def _core_targets() -> list[Target]:
                and isinstance(res.ci_half_width, float) and (math.isnan(res.ci_half_width) or res.ci_half_width >= 0)
                and isinstance(res.baseline, float) and isinstance(res.tolerance, c.Tolerance)
                and res.role in c.ROLES and bool(res.row()),
-               # arguments that are allowed alone but not together (a derived cell without a note, a published
-               # zero under a relative tolerance): the refusal names note or tolerance whichever one was drawn bad
-               extra_names=("note", "tolerance")),
+               # arguments that are allowed alone but not together (a derived cell without a note, a prediction
+               # without a baseline, a published zero under a relative tolerance): the refusal names note,
+               # baseline or tolerance whichever one was drawn bad
+               extra_names=("note", "baseline", "tolerance")),
         Target("compare.Tolerance.allowed_error", c.DEFAULT.allowed_error, {"published": NUMBERS}, ("published",),
                lambda res, a: _real(res) and res >= 0),
         Target("compare.comparison_table", c.comparison_table,
