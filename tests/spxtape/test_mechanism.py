@@ -7,7 +7,7 @@ import pytest
 from perfstudies.models.spxtape import ConcurrentParams, build_network, model, volume_model
 from perfstudies.models.spxtape.mechanism import (CHANGING, ChunkStream, FileCreation, PerChunk, TapeDriveNode,
                                                   TapeLog, ToChunkVolume)
-from perfstudies.models.spxtape.metrics import covered, merge, work_intervals
+from perfstudies.models.spxtape.metrics import covered, merge, run_metrics, work_intervals
 from perfstudies.models.spxtape.network import simulate
 from perfstudies.models.spxtape.workload import Chunk
 from perfstudies.networks import with_state
@@ -135,3 +135,12 @@ def test_merge_is_the_union_as_sorted_disjoint_rows(seed):
     ends = rng.random((rng.integers(0, 30), 2)) * 10
     intervals = np.sort(np.round(ends) if seed % 2 else ends, axis=1)  # rounded: rows that touch
     assert np.array_equal(merge(intervals), _union_by_hand(intervals))
+
+
+@pytest.mark.parametrize("changes", [{}, {"drives": 1}, {"function": "LOAD", "drives": 1},
+                                     {"command": "SPTAPE", "drives": 1}, {"drives": 4, "buffer_mb": 1.0}])
+def test_the_model_reads_ciw_records_as_the_frame_gives_them(coarse, changes):
+    # model() skips the records frame (network._run with frame=False); its metrics must be the frame's, exactly
+    p = coarse.replace(**changes)
+    records, log, roles = simulate(p, SEEDS[0])
+    assert model(p, SEEDS[0]) == run_metrics(records, log, roles, p)
