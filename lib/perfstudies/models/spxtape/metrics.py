@@ -16,9 +16,23 @@ from perfstudies.models.spxtape.analytic import user_io_response_alone
 from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING, TapeLog
 from perfstudies.models.spxtape.params import DUMP_VOLUMES, PAGE_BYTES, PAGES_PER_BLOCK, ConcurrentParams
 
+#: The columns of Ciw's records that the metrics and the chapter's frames read (all numbers).
+COLUMNS = {"id_number": int, "node": int, "arrival_date": float, "service_start_date": float,
+           "service_end_date": float, "time_blocked": float, "exit_date": float}
 #: States of a spool volume on the timeline.
 READING = "spool I/O"
 BLOCKED = "blocked: buffer full"
+
+
+def record_columns(records: list) -> pd.DataFrame:
+    """Ciw's data records of one run as a frame of :data:`COLUMNS` only, in record order.
+
+    The same values as those columns of :func:`perfstudies.runner.records_frame`,
+    built field by field in C: the full frame's text columns (customer class,
+    record type) cost most of its making and nothing here reads them.
+    """
+    return pd.DataFrame({name: np.fromiter(map(attrgetter(name), records), dtype=kind, count=len(records))
+                         for name, kind in COLUMNS.items()})
 
 
 def merge(intervals: np.ndarray) -> np.ndarray:
@@ -45,50 +59,23 @@ def covered(interval: tuple[float, float], disjoint: np.ndarray) -> float:
     return float(overlap[overlap > 0].sum())
 
 
-def served(records, nodes: list[int]) -> np.ndarray:
-    """``[service start, service end]`` rows of the records at ``nodes``, in record order.
-
-    ``records`` is a run's records frame, or the list of Ciw data records it is
-    built from (:func:`.network.run`, which skips building the frame: the
-    panel's replications need these few columns only).
-    """
-    if isinstance(records, pd.DataFrame):
-        return records.loc[records["node"].isin(nodes), ["service_start_date", "service_end_date"]].to_numpy()
-    column = {name: _column(records, name) for name in ("node", "service_start_date", "service_end_date")}
-    mine = np.isin(column["node"], nodes)
-    return np.column_stack([column["service_start_date"][mine], column["service_end_date"][mine]])
-
-
-def _column(records: list, name: str) -> np.ndarray:
-    """One field of every Ciw data record, as a float array (in C, not a Python loop)."""
-    return np.fromiter(map(attrgetter(name), records), dtype=float, count=len(records))
-
-
-def last_exit(records) -> float:
-    """When the last customer left (the run's elapsed time), from a records frame or list (:func:`served`)."""
-    if isinstance(records, pd.DataFrame):
-        return float(records["exit_date"].max())
-    return float(_column(records, "exit_date").max())
-
-
-def work_intervals(records, log: TapeLog, roles: dict) -> np.ndarray:
-    """When anything useful happened: spool I/O, file creation, or a drive transferring data.
-
-    ``records`` as :func:`served` takes them.
-    """
-    nodes = served(records, roles["volumes"] + roles["create"])
+def work_intervals(records: pd.DataFrame, log: TapeLog, roles: dict) -> np.ndarray:
+    """When anything useful happened: spool I/O, file creation, or a drive transferring data."""
+    busy_nodes = roles["volumes"] + roles["create"]
+    served = records[records["node"].isin(busy_nodes)]
+    nodes = served[["service_start_date", "service_end_date"]].to_numpy()
     tape = np.array([(start, end) for _, state, start, end in log.segments if state == TRANSFERRING]).reshape(-1, 2)
     return merge(np.vstack([nodes, tape]))
 
 
-def run_metrics(records, log: TapeLog, roles: dict, p) -> dict[str, float]:
-    """The Table 1 quantities of one run of parameters ``p`` (``records`` as :func:`served` takes them).
+def run_metrics(records: pd.DataFrame, log: TapeLog, roles: dict, p) -> dict[str, float]:
+    """The Table 1 quantities of one run of parameters ``p``.
 
     System idle time is the part of the tape changes during which no volume,
     no file creation and no drive was doing useful work; overlapped change time
     is the rest, as the report defines them.
     """
-    elapsed = last_exit(records)
+    elapsed = float(records["exit_date"].max())
     changes = [(start, end) for _, state, start, end in log.segments if state == CHANGING]
     change_time = sum(end - start for start, end in changes)
     work = work_intervals(records, log, roles)
