@@ -86,6 +86,7 @@ def test_single_replication_has_no_interval():
     (lambda: replication_seeds(1, 0), "replications"),
     (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=0.0), "max_time"),
     (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, warmup=10.0), "warmup"),
+    (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, warmup=1.0, frame=False), "frame"),
     (lambda: replicate(queue_model, QueueParams(), replications=2, confidence=1.5), "confidence"),
 ])
 def test_bad_arguments_name_the_parameter(call, name):

@@ -2,15 +2,18 @@
 
 import ciw
 import numpy as np
+import pandas as pd
 import pytest
 
 from perfstudies.models.spxtape import ConcurrentParams, build_network, model, volume_model
 from perfstudies.models.spxtape.mechanism import (CHANGING, ChunkStream, FileCreation, PerChunk, TapeDriveNode,
                                                   TapeLog, ToChunkVolume)
-from perfstudies.models.spxtape.metrics import covered, merge, work_intervals
-from perfstudies.models.spxtape.network import simulate
+from perfstudies.models.spxtape.metrics import (COLUMNS, buffer_frame, covered, merge, run_metrics, timeline_frame,
+                                                work_intervals)
+from perfstudies.models.spxtape.network import HORIZON, simulate
 from perfstudies.models.spxtape.workload import Chunk
 from perfstudies.networks import with_state
+from perfstudies.runner import run_ciw
 
 from .conftest import SEEDS
 
@@ -135,3 +138,26 @@ def test_merge_is_the_union_as_sorted_disjoint_rows(seed):
     ends = rng.random((rng.integers(0, 30), 2)) * 10
     intervals = np.sort(np.round(ends) if seed % 2 else ends, axis=1)  # rounded: rows that touch
     assert np.array_equal(merge(intervals), _union_by_hand(intervals))
+
+
+@pytest.mark.parametrize("changes", [{}, {"drives": 1}, {"function": "LOAD", "drives": 1},
+                                     {"command": "SPTAPE", "drives": 1}, {"drives": 4, "buffer_mb": 1.0}])
+def test_the_record_columns_give_what_the_full_records_frame_gives(coarse, changes):
+    # simulate() keeps the numeric columns only (metrics.record_columns); metrics and frames must be the full frame's
+    p = coarse.replace(**changes)
+    records, log, roles = simulate(p, SEEDS[0])
+    built = build_network(p, SEEDS[0])
+    _, full = run_ciw(built.network, SEEDS[0], HORIZON, node_class=built.node_classes)
+    pd.testing.assert_frame_equal(records, full[list(COLUMNS)], check_exact=True)
+    assert run_metrics(records, log, roles, p) == run_metrics(full, built.log, roles, p)
+    for frame in (timeline_frame, buffer_frame):
+        pd.testing.assert_frame_equal(frame(records, log, roles), frame(full, built.log, roles), check_exact=True)
+
+
+def test_settings_that_share_their_files_share_the_kept_workload(coarse):
+    # workload() keeps recent files: the same chunks for a move of the drives, fresh lists for each caller
+    from perfstudies.models.spxtape.workload import workload
+    first, moved = workload(coarse, SEEDS[0]), workload(coarse.replace(drives=5, command="SPXTAPE"), SEEDS[0])
+    assert first == moved and first is not moved and first[0] is not moved[0]
+    first[0].clear()  # a caller's own list: clearing it leaves the kept workload whole
+    assert workload(coarse, SEEDS[0]) == moved != workload(coarse, SEEDS[1])

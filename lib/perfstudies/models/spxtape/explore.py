@@ -26,7 +26,10 @@ from perfstudies.stored_sweeps import Sweep
 #: still: elapsed time and tapes hold at 256 and 512 pages too, but the two drives' cartridge changes
 #: then drift into each other (the buffer is 13 customers at 512 pages), and the 2-drive dump, the
 #: panel's default, shows 20-140 s of idle time in some replications and an extra tape, where the
-#: comparison's model has none (measured: five replications at 32, 128 and 512 pages).
+#: comparison's model has none (measured: five replications at 32, 128 and 512 pages).  At 256 pages
+#: (issue 31, the panel's three seeds) one of the default's replications already idles 94 s and uses
+#: an eighth tape (128 pages: 2.1, 0 and 0 s, seven tapes each), though the loads, SPTAPE and the
+#: 1-drive buffer exercise hold there.
 WIDGET_CHUNK = 128
 #: Replications of each setting per change (the default's run once per process).
 WIDGET_REPLICATIONS = 3

@@ -8,6 +8,7 @@ Files are then cut into *chunks* of about ``chunk_pages`` pages, the customers
 the simulation moves, so a run costs thousands of events, not millions.
 """
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -93,11 +94,26 @@ def workload(p, seed: int) -> list[list[Chunk]]:
     """The chunks of every volume for parameters ``p`` (a ``SpxtapeParams``).
 
     The sizes and their spread come from a NumPy generator built from ``seed``
-    alone, so the same seed gives the same files.
+    alone, so the same seed gives the same files.  They depend on six fields
+    only, not on the command, the drives, the buffer or the change time, so
+    the live panel's settings share the default's files (common random
+    numbers): the last :data:`KEPT_WORKLOADS` are kept, and each call gets
+    its own lists of the (immutable) chunks.
     """
+    kept = _workload(p.files, p.total_pages, p.mean_file_pages, p.volumes, p.spread_skew, p.chunk_pages, seed)
+    return [list(chunks) for chunks in kept]
+
+
+#: Workloads (fields and seed) kept by :func:`workload`: a panel's three seeds at two settings, and more.
+KEPT_WORKLOADS = 16
+
+
+@functools.lru_cache(maxsize=KEPT_WORKLOADS)
+def _workload(files: int, total_pages: int, mean_file_pages: float, volumes: int, spread_skew: float,
+              chunk_pages: int, seed: int) -> tuple[tuple[Chunk, ...], ...]:
     rng = np.random.default_rng(seed)
-    per_volume = spread(file_sizes(p.files, p.total_pages, p.mean_file_pages, rng), p.volumes, p.spread_skew, rng)
-    return [chunks_of(v, sizes, p.chunk_pages) for v, sizes in enumerate(per_volume)]
+    per_volume = spread(file_sizes(files, total_pages, mean_file_pages, rng), volumes, spread_skew, rng)
+    return tuple(tuple(chunks_of(v, sizes, chunk_pages)) for v, sizes in enumerate(per_volume))
 
 
 def interleave(per_volume: list[list[Chunk]]) -> list[Chunk]:
