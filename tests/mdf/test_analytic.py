@@ -125,7 +125,8 @@ def test_warmup_is_at_least_what_mser5_finds_on_a_pilot_run():
     from perfstudies.delay import DelayNode
     from perfstudies.models.mdf.calibration import calibrate, ims_calibrated, tso_calibrated
     from perfstudies.models.mdf.mechanism import DEVICE, PROCESSORS
-    from perfstudies.models.mdf.network import device_network, device_node_classes, ims_network, tso_network
+    from perfstudies.models.mdf.network import (device_network, device_node_classes, ims_network, ims_node_classes,
+                                                tso_network)
     from perfstudies.warmup import pilot_warmup
 
     calibrated = calibrate()
@@ -134,7 +135,8 @@ def test_warmup_is_at_least_what_mser5_finds_on_a_pilot_run():
                          node_class=device_node_classes(device))
     assert device.warmup >= found.time, found
     ims = ims_calibrated().replace(scheduling_parameter=1)
-    found = pilot_warmup(ims_network(ims), SEED, ims.max_time, node=PROCESSORS, node_class=DelayNode)
+    found = pilot_warmup(ims_network(ims), SEED, ims.max_time, node=PROCESSORS,
+                         node_class=ims_node_classes(ims))
     assert ims.warmup >= found.time, found
     tso = tso_calibrated()
     found = pilot_warmup(tso_network(tso), SEED, tso.max_time, node=2, node_class=DelayNode)

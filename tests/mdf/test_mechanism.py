@@ -1,12 +1,15 @@
 """The held-interrupt mechanism: the schedule, the Ciw classes of ``mechanism.py`` and the seeded records."""
 
 import ciw
+import numpy as np
 import pytest
 
-from perfstudies.models.mdf.mechanism import (FRONT_END, PROCESSORS, TERMINALS, DomainArrivals, DomainWork,
-                                              FrontEndRouting, HeldCompletion, Windows, domain_windows, windows_of)
-from perfstudies.models.mdf.network import build_network, ims_model, model, tso_model
+from perfstudies.models.mdf.mechanism import (DATABASE_IO, FRONT_END, INPUT_QUEUE, PROCESSORS, TERMINALS,
+                                              DomainArrivals, DomainWork, FrontEndRouting, HeldCompletion, Windows,
+                                              domain_windows, windows_of)
+from perfstudies.models.mdf.network import build_network, ims_model, ims_network, ims_node_classes, model, tso_model
 from perfstudies.models.mdf.params import DeviceParams, ImsParams, TsoParams
+from perfstudies.runner import run_ciw
 
 SEED = 20261123
 SHORT_DEVICE = dict(max_time=200.0, warmup=10.0)
@@ -87,15 +90,15 @@ def test_every_mechanism_class_says_what_it_is():
 
 def test_front_end_routing_sends_a_message_in_then_its_reply_out():
     routing = FrontEndRouting()
-    routing.simulation = type("Simulation", (), {"nodes": {TERMINALS: "terminals", PROCESSORS: "processors"}})()
+    routing.simulation = type("Simulation", (), {"nodes": {TERMINALS: "terminals", INPUT_QUEUE: "input queue"}})()
     customer = type("Customer", (), {})()
-    assert [routing.next_node(customer) for _ in range(4)] == ["processors", "terminals"] * 2
+    assert [routing.next_node(customer) for _ in range(4)] == ["input queue", "terminals"] * 2
     assert FRONT_END == 2
 
 
 def test_build_network_builds_each_record_and_refuses_others():
     assert build_network(DeviceParams()).number_of_nodes == 2     # the device and RMF's sampler
-    assert build_network(ImsParams()).number_of_nodes == 4
+    assert build_network(ImsParams()).number_of_nodes == 5     # terminals, 4705, input queue, processors, I/O
     assert build_network(TsoParams()).number_of_nodes == 2
     with pytest.raises(TypeError, match="params = 3 has the wrong type: allowed a DeviceParams, ImsParams or TsoParams "
                                         "record, given a int"):
@@ -126,6 +129,49 @@ def test_front_end_queues_shrink_as_slices_shorten():
     queues = [ims_model(ImsParams(scheduling_parameter=p, terminals=1000, max_time=120.0, warmup=40.0),
                         SEED)["tpns_queue_s"] for p in (1, 5)]
     assert queues[0] > 5 * queues[1]
+
+
+def _region_occupancy(records) -> np.ndarray:
+    """Transactions holding a region after each entry or exit: in at the processors, out after the database I/O."""
+    entries = records.loc[records["node"] == PROCESSORS, "arrival_date"].to_numpy(float)
+    exits = records.loc[records["node"] == DATABASE_IO, "exit_date"].to_numpy(float)
+    times = np.concatenate([exits, entries])
+    steps = np.concatenate([-np.ones(len(exits)), np.ones(len(entries))])  # an exit first at a tie
+    return np.cumsum(steps[np.argsort(times, kind="stable")])
+
+
+@pytest.mark.parametrize("regions", [3, 12])
+def test_region_gate_holds_at_most_regions_transactions_first_come_first_served(regions):
+    """Section 6.0's sixty regions as a gate: never more transactions in the processors and the database I/O than
+    regions (the cap is reached), messages leave the input queue in arrival order, and the engine's dates stay
+    right with a node whose next event follows other nodes' customers (``check_events``)."""
+    params = ImsParams(scheduling_parameter=5, regions=regions, **SMALL_IMS)
+    _, records = run_ciw(ims_network(params), SEED, params.max_time, 0.0, node_class=ims_node_classes(params),
+                         check_events=True)
+    occupancy = _region_occupancy(records)
+    assert occupancy.max() == regions
+    # messages released at one moment (completions cleared at one dispatch free several regions) in arrival order
+    gate = records[records["node"] == INPUT_QUEUE].sort_values(["exit_date", "arrival_date"])
+    assert np.all(np.diff(gate["arrival_date"].to_numpy(float)) >= 0)
+    assert (gate["exit_date"] - gate["arrival_date"]).max() > 0     # some messages did wait for a region
+
+
+def test_region_gate_gives_stock_ciws_records():
+    """The gate under stock :class:`ciw.Simulation`, which re-dates every node after every event, gives the same
+    records as under the engine, which re-dates the gate because it is untracked."""
+    params = ImsParams(scheduling_parameter=5, regions=5, **SMALL_IMS)
+    _, engine_records = run_ciw(ims_network(params), SEED, params.max_time, 0.0, node_class=ims_node_classes(params))
+    ciw.seed(SEED)
+    stock = ciw.Simulation(ims_network(params), node_class=ims_node_classes(params))
+    stock.simulate_until_max_time(params.max_time)
+    assert [tuple(r) for r in engine_records.itertuples(index=False)] == [tuple(r) for r in stock.get_all_records()]
+
+
+def test_enough_regions_make_no_input_queue():
+    """With a region for every terminal no message waits: IMS IN Q is zero and the time is all execution."""
+    metrics = ims_model(ImsParams(regions=200, **SMALL_IMS), SEED)
+    assert metrics["ims_input_queue_s"] == 0.0
+    assert metrics["ims_exec_s"] > 0.0
 
 
 # --- reproducibility -------------------------------------------------------------------------------

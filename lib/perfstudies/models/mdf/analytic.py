@@ -163,7 +163,13 @@ def ims_demands(p: ImsParams) -> dict[str, float]:
     (:func:`frontend_capacity`), each IMS processor gives the domain
     ``fraction`` of a second of work per second (two servers), and the
     database I/O is a delay of ``io_per_transaction`` responses at the BASE
-    response time, holds left out.
+    response time, holds left out.  The sixty message-processing regions are
+    left out too: a transaction holds its region while it queues for the
+    processors and does its I/O, a simultaneous possession of two resources
+    that product form cannot express, so MVA's wait at the processors is the
+    simulation's input-queue wait and processor wait together (where the
+    regions fill, at parameter 5, the simulation splits it between IMS IN Q
+    and IMS EXEC).
     """
     windows = windows_of(p, "IMS")
     return {"4705": 2.0 / frontend_capacity(windows, p.frontend_ms / 1000.0),

@@ -486,8 +486,9 @@ def _ims_part(row: str, column: str, how: str) -> CellSpec:
 IMS_PARTS = {
     "TPNS Q (s)": "an inbound message's time at the 4705 (queue plus exchange); the model's 4705 is one "
                   "first-come, first-served queue for messages both ways, held while IMS is away",
-    "IMS IN Q (s)": "the wait for an IMS processor",
-    "IMS EXEC (s)": "the CPU work, stretched over the IMS slices, plus the database I/O",
+    "IMS IN Q (s)": "the wait for one of the sixty message-processing regions (Section 6.0)",
+    "IMS EXEC (s)": "the time in the region: the wait for an IMS processor, the CPU work stretched over the IMS "
+                    "slices, and the database I/O",
     "IMS OUT Q (s)": "an outbound reply's time at the 4705 (queue plus exchange), the same queue as the inbound "
                      "messages'",
 }

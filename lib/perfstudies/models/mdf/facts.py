@@ -174,7 +174,8 @@ def remark_facts(comparison: pd.DataFrame) -> dict[str, Fact]:
     for column in ("1", "3", "5"):
         found[f"exec-{column}"] = Fact(cells.loc[("Table 3", "IMS EXEC (s)", column), "model"], "s",
                                        f"the model's IMS execution time at parameter {column}")
-    found["in-q-5"] = Fact(cells.loc[("Table 3", "IMS IN Q (s)", "5"), "model"], "s", "the model's IMS IN Q at 5")
+        found[f"in-q-{column}"] = Fact(cells.loc[("Table 3", "IMS IN Q (s)", column), "model"], "s",
+                                       f"the model's IMS IN Q (the wait for a region) at parameter {column}")
     found["resp-1"] = Fact(cells.loc[("Table 3", "IMS RESP TIME (s)", "1"), "model"], "s", "IMS response, model, 1")
     found["etr-1-error"] = Fact(cells.loc[("Table 3", "IMS ETR (tx/s)", "1"), "rel_error"], "", "IMS ETR error, 1")
     found["resp-1-error"] = Fact(cells.loc[("Table 3", "IMS RESP TIME (s)", "1"), "rel_error"], "",

@@ -24,11 +24,12 @@ def ims_network_diagram() -> alt.LayerChart:
     return diagrams.network_diagram(
         nodes=[("terminals", 0, 0, "1,000 terminals\n(think 16 s, infinite servers)"),
                ("front", 1.5, 0, "4705 front end\n(1 server, held exchanges)"),
-               ("cpu", 3, 0, "IMS processors\n(2 servers, IMS slices only)"),
-               ("io", 3, 1.3, "database I/O\n(16.2 I/Os per transaction)"),
-               ("device", 1.5, 1.3, "one device: IOSQ queue,\ntransfer, held completion")],
-        edges=[("terminals", "front", "message in"), ("front", "cpu", "to IMS"), ("cpu", "io", ""),
-               ("io", "front", "reply"), ("front", "terminals", ""), ("io", "device", "each I/O")],
+               ("inq", 3, 0, "IMS input queue\n(wait for 1 of 60 regions)"),
+               ("cpu", 4.5, 0, "IMS processors, in a region\n(2 servers, IMS slices only)"),
+               ("io", 4.5, 1.3, "database I/O, in a region\n(16.2 I/Os per transaction)"),
+               ("device", 3, 1.3, "one device: IOSQ queue,\ntransfer, held completion")],
+        edges=[("terminals", "front", "message in"), ("front", "inq", "to IMS"), ("inq", "cpu", "a region"),
+               ("cpu", "io", ""), ("io", "front", "reply"), ("front", "terminals", ""), ("io", "device", "each I/O")],
         title="IMS domain network (the device box is the separate device model)")
 
 

@@ -22,6 +22,10 @@ events, so a run costs the same as an unsliced one:
   each completion held until the IMS domain runs before the program goes on;
 * :class:`FrontEndRouting`: the 4705 carries each transaction's message in and
   its reply out, through the same queue;
+* :class:`RegionGate` (a node): IMS's input queue, where a message waits for
+  one of the sixty message-processing regions; inside a region the
+  transaction queues for the domain's processors and does its database I/O,
+  which is the paper's execution time;
 * :class:`RmfSampler` (a node, with :class:`RmfTimer` and :class:`RmfDelay`):
   RMF Monitor I's sampling cycle, which can look at a device's queue only while
   the device's domain is dispatched (Sections 2.0 and 4.0).
@@ -47,7 +51,9 @@ from perfstudies.fifo import FIFONode
 from perfstudies.models.mdf.params import RMF_RULES, DomainSetup, cycle_length
 
 #: Node numbers of the IMS network (Ciw counts from 1).
-TERMINALS, FRONT_END, PROCESSORS, DATABASE_IO = 1, 2, 3, 4
+TERMINALS, FRONT_END, INPUT_QUEUE, PROCESSORS, DATABASE_IO = 1, 2, 3, 4, 5
+#: The IMS nodes a transaction holds a message-processing region through: its CPU work and its database I/O.
+IN_REGION = (PROCESSORS, DATABASE_IO)
 #: Node numbers of the device network: the device, and RMF's sampler.
 DEVICE, RMF = 1, 2
 #: Draws per block of :class:`BlockGamma` and :class:`BlockExponential`.
@@ -385,7 +391,50 @@ class FrontEndRouting(ciw.routing.NodeRouting):
     def next_node(self, ind):
         outbound = getattr(ind, "mdf_outbound", False)
         ind.mdf_outbound = not outbound
-        return self.simulation.nodes[TERMINALS if outbound else PROCESSORS]
+        return self.simulation.nodes[TERMINALS if outbound else INPUT_QUEUE]
+
+
+class RegionGate(FIFONode):
+    """IMS's input queue: a message waits here, first come first served, until a message-processing region is free.
+
+    Section 6.0 and Figure 4: "Sixty message-processing regions (MPR) were
+    available".  A transaction holds its region from its scheduling to its
+    end: it queues for the domain's processors there, runs its CPU work and
+    does its database I/O (nodes :data:`IN_REGION`), and all of that is the
+    paper's IMS EXEC; only the wait for a region is IMS IN Q.  The node has
+    infinite servers and a zero service time, so each message ends service
+    as it arrives; it leaves when fewer than ``regions`` transactions are
+    in a region, and its record's blocked time (exit minus end of service) is
+    its wait.  Its next event depends on other nodes' customers, so the
+    engine re-dates it after every event (:meth:`engine_trackable`).  The
+    class attribute is one run's state (:func:`perfstudies.networks.with_state`).
+    """
+
+    regions: int
+
+    def __repr__(self):
+        return f"RegionGate(regions={self.regions!r})"
+
+    def engine_trackable(self) -> bool:
+        return False
+
+    def in_regions(self) -> int:
+        """Transactions holding a region now."""
+        nodes = self.simulation.nodes
+        return sum(nodes[node].number_of_individuals for node in IN_REGION)
+
+    def update_next_event_date(self):
+        """The oldest waiting message leaves now if a region is free (never before its arrival), else nothing."""
+        waiting = self.individuals[0]
+        if waiting and self.in_regions() < self.regions:
+            head = waiting[0]
+            date = max(head.service_end_date, self.simulation.current_time)
+            self.possible_next_events = {"end_service": ([head], date)}
+            self.next_event_date, self.next_individual = date, [head]
+        else:
+            self.possible_next_events = {}
+            self.next_event_date, self.next_individual = math.inf, None
+        self.next_event_type = "end_service"
 
 
 # --- RMF: the sampler that measures IOSQ -------------------------------------------------------------

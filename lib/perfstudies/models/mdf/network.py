@@ -8,10 +8,11 @@ Three small networks, each answering some of the document's tables:
                 beside it RMF's sampler, which measures IOSQ the way RMF does.
                 The comparison, the live panel and the slider sweep all run it.
 ``ims_model``   the IMS domain (Table 3): 1,000 terminals think, send a message
-                through the 4705 front end, wait for a processor of the IMS
-                domain, do their database I/O, and get the reply back through
-                the same 4705.  The 4705's exchanges are held like a device's,
-                which is what makes messages travel in surges.
+                through the 4705 front end, wait for one of sixty message-processing
+                regions, in it wait for a processor of the IMS domain, run and do
+                their database I/O, and get the reply back through the same 4705.
+                The 4705's exchanges are held like a device's, which is what
+                makes messages travel in surges.
 ``tso_model``   the TSO domain (Table 4): 450 users think and run CPU-bound
                 commands on the TSO domain's slices.
 
@@ -30,10 +31,10 @@ from perfstudies.delay import DelayNode
 from perfstudies.fifo import FIFONode
 from perfstudies.models.mdf import metrics
 from perfstudies.models.mdf.analytic import check_device_load
-from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, PROCESSORS, RMF, TERMINALS,
-                                              BlockExponential, BlockGamma, DatabaseIO, DomainArrivals, DomainWork,
-                                              FrontEndRouting, HeldCompletion, RmfDelay, RmfSampler, RmfTimer,
-                                              windows_of)
+from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, INPUT_QUEUE, PROCESSORS, RMF,
+                                              TERMINALS, BlockExponential, BlockGamma, DatabaseIO, DomainArrivals,
+                                              DomainWork, FrontEndRouting, HeldCompletion, RegionGate, RmfDelay,
+                                              RmfSampler, RmfTimer, windows_of)
 from perfstudies.models.mdf.params import RMF_RULES, DeviceParams, ImsParams, TsoParams
 from perfstudies.networks import closed_population, with_state
 from perfstudies.params import check_record
@@ -127,23 +128,31 @@ def model(params: DeviceParams, seed: int) -> dict:
 
 
 def ims_network(params: ImsParams) -> ciw.Network:
-    """Terminals -> 4705 -> IMS processors -> database I/O -> 4705 -> terminals."""
+    """Terminals -> 4705 -> input queue (a region) -> IMS processors -> database I/O -> 4705 -> terminals."""
     windows = windows_of(params, "IMS")
     population = closed_population(params.terminals)
     return ciw.create_network(
-        arrival_distributions=[population.arrivals, None, None, None],
-        batching_distributions=[population.batches, None, None, None],
+        arrival_distributions=[population.arrivals, None, None, None, None],
+        batching_distributions=[population.batches, None, None, None, None],
         service_distributions=[
             BlockExponential(1.0 / params.think_s),
             HeldCompletion(BlockExponential(1000.0 / params.frontend_ms), windows),
+            ciw.dists.Deterministic(0.0),
             DomainWork(BlockExponential(1000.0 / params.cpu_ms), windows),
             DatabaseIO(params.io_per_transaction, params.io_response_ms / 1000.0, windows),
         ],
-        number_of_servers=[INFINITE, 1, params.processors, INFINITE],
+        number_of_servers=[INFINITE, 1, INFINITE, params.processors, INFINITE],
         routing=ciw.routing.NetworkRouting([
-            ciw.routing.Direct(to=FRONT_END), FrontEndRouting(),
+            ciw.routing.Direct(to=FRONT_END), FrontEndRouting(), ciw.routing.Direct(to=PROCESSORS),
             ciw.routing.Direct(to=DATABASE_IO), ciw.routing.Direct(to=FRONT_END)]),
     )
+
+
+def ims_node_classes(params: ImsParams) -> list:
+    """The node classes of one run of :func:`ims_network`: the input queue a gate on ``params.regions``
+    regions, every other node a :class:`~perfstudies.delay.DelayNode`."""
+    gate = with_state(RegionGate, regions=params.regions)
+    return [DelayNode, DelayNode, gate, DelayNode, DelayNode]
 
 
 def ims_model(params: ImsParams, seed: int) -> dict:
@@ -151,21 +160,25 @@ def ims_model(params: ImsParams, seed: int) -> dict:
 
     The TPNS and output queue times are the inbound and outbound messages'
     times at the 4705 (queue plus exchange); the input queue is the wait for
-    an IMS processor; execution is the CPU work (stretched over the IMS
-    slices) plus the database I/O.  CPU busy follows from the utilisation law,
-    as a share of the processors' time the domain is given.
+    a message-processing region (:class:`~perfstudies.models.mdf.mechanism.RegionGate`);
+    execution is the time in the region: the wait for an IMS processor, the
+    CPU work (stretched over the IMS slices) and the database I/O.  CPU busy
+    follows from the utilisation law, as a share of the processors' time the
+    domain is given.
     """
     params, seed = check_record("params", params, ImsParams), check_seed(seed)
-    _, records = run_ciw(ims_network(params), seed, params.max_time, params.warmup, node_class=DelayNode)
+    _, records = run_ciw(ims_network(params), seed, params.max_time, params.warmup,
+                         node_class=ims_node_classes(params))
     span = params.max_time - params.warmup
     front = records[records["node"] == FRONT_END]
     at_front = front["waiting_time"] + front["service_time"]
+    gate = records[records["node"] == INPUT_QUEUE]
     cpu = records[records["node"] == PROCESSORS]
     io = records[records["node"] == DATABASE_IO]
     parts = {
-        "tpns_queue_s": float(at_front[front["destination"] == PROCESSORS].mean()),
-        "ims_input_queue_s": float(cpu["waiting_time"].mean()),
-        "ims_exec_s": float(cpu["service_time"].mean() + io["service_time"].mean()),
+        "tpns_queue_s": float(at_front[front["destination"] == INPUT_QUEUE].mean()),
+        "ims_input_queue_s": float((gate["exit_date"] - gate["arrival_date"]).mean()),
+        "ims_exec_s": float((cpu["waiting_time"] + cpu["service_time"]).mean() + io["service_time"].mean()),
         "ims_output_queue_s": float(at_front[front["destination"] == TERMINALS].mean()),
     }
     etr = len(cpu) / span

@@ -168,6 +168,7 @@ class ImsParams(DomainSetup):
     cpu_ms: float = param(17.7, low=1.0, high=100.0, step=0.1, unit="ms",
                           doc="CPU per transaction")  # calibrated on Table 3 CPU, parameter 3
     processors: int = param(2, low=1, high=4, doc="processors shared by the domains")  # Section 5.0, MP mode
+    regions: int = param(60, low=1, high=200, doc="message-processing regions")  # Section 6.0: sixty MPRs
     io_per_transaction: float = param(16.2, low=0.0, high=100.0, unit="I/O", doc="I/O per transaction")  # Figure 5
     io_response_ms: float = param(24.4, low=1.0, high=200.0, unit="ms",
                                   doc="database I/O response")  # Table 1 BASE, IMS AVG RESP
@@ -181,10 +182,10 @@ class ImsParams(DomainSetup):
                                 shrinking=("think_s", "cpu_ms", "frontend_ms"))
 
     def events(self) -> float:
-        """Ciw events of one replication, at most: five per transaction at the highest throughput possible.
+        """Ciw events of one replication, at most: six per transaction at the highest throughput possible.
 
-        A transaction ends a think, passes the 4705 twice, the processors once
-        and the database I/O once.  The throughput is at most what the
+        A transaction ends a think, passes the 4705 twice, the input queue (the
+        wait for a region) once, the processors once and the database I/O once.  The throughput is at most what the
         terminals offer, what the processors can do unsliced, and what a 4705
         that moves one extra message per cycle can carry (two messages per
         transaction).
@@ -193,7 +194,7 @@ class ImsParams(DomainSetup):
         cycles_per_s = 1.0 / cycle_length(self.scheduling_parameter) if self.sliced else 1.0
         front_end = (1000.0 / self.frontend_ms + cycles_per_s) / 2.0
         throughput = min(self.terminals / self.think_s, 1000.0 * self.processors / self.cpu_ms, front_end)
-        return 5.0 * throughput * self.max_time
+        return 6.0 * throughput * self.max_time
 
 
 @dataclass(frozen=True)
