@@ -86,7 +86,10 @@ def test_single_replication_has_no_interval():
     (lambda: replication_seeds(1, 0), "replications"),
     (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=0.0), "max_time"),
     (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, warmup=10.0), "warmup"),
-    (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, warmup=1.0, frame=False), "frame"),
+    (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, warmup=1.0,
+                     columns={"node": int}), "columns"),
+    (lambda: run_ciw(queue_network(QueueParams()), seed=1, max_time=10.0, columns={"customer_class": str}),
+     "columns"),
     (lambda: replicate(queue_model, QueueParams(), replications=2, confidence=1.5), "confidence"),
 ])
 def test_bad_arguments_name_the_parameter(call, name):
@@ -193,3 +196,12 @@ def _constant(params, seed):
 def test_core_functions_name_the_bad_argument(call, name):
     with within(10), pytest.raises(ValueError, match=rf"^{name}.*allowed"):
         call()
+
+
+@pytest.mark.parametrize("warmup", [0.0, 30.0])
+def test_records_frame_with_columns_keeps_the_full_frames_values_of_those_columns(warmup):
+    columns = {"id_number": int, "node": int, "arrival_date": float, "exit_date": float}
+    simulation, full = run_ciw(queue_network(QueueParams()), seed=3, max_time=300.0, warmup=warmup)
+    narrow = records_frame(simulation, warmup, columns)
+    pd.testing.assert_frame_equal(narrow, full[list(columns)], check_exact=True)
+    assert len(narrow) < len(simulation.get_all_records()) if warmup else len(narrow) == len(full)

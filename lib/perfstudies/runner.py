@@ -18,6 +18,7 @@ import functools
 import gc
 import math
 import numbers
+from operator import attrgetter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import ciw
@@ -161,8 +162,8 @@ def replication_seeds(seed: int, replications: int) -> list[int]:
 
 
 def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class=FIFONode,
-            max_events: int | None = None, budget_names=(), frame: bool = True,
-            **simulation_kwargs) -> tuple[ciw.Simulation, pd.DataFrame | None]:
+            max_events: int | None = None, budget_names=(), columns: Mapping[str, type] | None = None,
+            **simulation_kwargs) -> tuple[ciw.Simulation, pd.DataFrame]:
     """Seed, build and run a Ciw simulation on the engine; return it and its records.
 
     The simulation is a :class:`perfstudies.engine.Simulation`: stock Ciw's
@@ -192,10 +193,8 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     budget_names : tuple of str
         What sets the run's length, named in that error: a study passes its
         record's fields (:meth:`perfstudies.params.Params.budget_names`).
-    frame : bool
-        Whether to build the records frame; False returns None in its place, for
-        a caller that reads ``simulation.get_all_records()`` itself (building the
-        frame costs as much as a fifth of a short run).  Only with ``warmup = 0``.
+    columns : mapping, optional
+        The records' columns to keep, as in :func:`records_frame`.
     **simulation_kwargs
         Passed to :class:`perfstudies.engine.Simulation`, as to :class:`ciw.Simulation`
         (for example ``tracker``).
@@ -211,9 +210,6 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     max_time = check_real("max_time", max_time, low=0.0, low_open=True, high=MAX_TIME)
     warmup = check_real("warmup", warmup, low=0.0, high=max_time, high_open=True)
     _check_node_class(node_class, len(network.service_centres))
-    if frame is not True and (frame is not False or warmup):
-        raise ValueError(f"frame = {frame!r} is not allowed with warmup = {warmup!r}: allowed True, "
-                         "or False with warmup = 0 (no frame, so no warm-up deletion)")
     max_events = MAX_RUN_EVENTS if max_events is None else max_events
     max_events = check_integer("max_events", max_events, low=1, high=engine.MAX_EVENT_BUDGET)
     names = _checked_budget_names(budget_names)
@@ -236,7 +232,7 @@ def run_ciw(network, seed: int, max_time: float, warmup: float = 0.0, node_class
     finally:
         for budget in enclosing:
             budget.used += getattr(simulation, "events_done", 0)
-    return simulation, records_frame(simulation, warmup) if frame else None
+    return simulation, records_frame(simulation, warmup, columns)
 
 
 def _keeps_budget(factory) -> bool:
@@ -281,15 +277,34 @@ def _check_node_class(node_class, nodes: int) -> None:
                      f"or a list of {nodes} of them (one per node)")
 
 
-def records_frame(simulation: ciw.Simulation, warmup: float = 0.0) -> pd.DataFrame:
-    """Return a simulation's records as a DataFrame, without warm-up arrivals."""
+def records_frame(simulation: ciw.Simulation, warmup: float = 0.0,
+                  columns: Mapping[str, type] | None = None) -> pd.DataFrame:
+    """Return a simulation's records as a DataFrame, without warm-up arrivals.
+
+    ``columns`` (``{field: int or float}``, numeric fields of Ciw's records,
+    ``arrival_date`` among them when ``warmup`` is set) keeps those columns
+    only, with those dtypes, each built in one pass in C: the same values as
+    the full frame's columns, without the text columns (customer class,
+    record type) that cost most of its making, for a caller that reads only
+    numbers (a fifth of a short run's time).
+    """
     if not callable(getattr(simulation, "get_all_records", None)):
         raise ValueError(f"simulation = {simulation!r} has the wrong type: allowed a finished ciw.Simulation")
     warmup = check_real("warmup", warmup, low=0.0)
+    fields = ciw.data_record.DataRecord._fields
+    if columns is not None and (not isinstance(columns, Mapping) or not columns
+                                or any(name not in fields or kind not in (int, float) for name, kind in columns.items())
+                                or (warmup and "arrival_date" not in columns)):
+        raise ValueError(f"columns = {columns!r} is not allowed: allowed None or a non-empty {{field: int or float}} "
+                         f"mapping of Ciw's record fields ({', '.join(fields)}), with arrival_date when warmup > 0")
     records = simulation.get_all_records()
-    if not records:
-        return pd.DataFrame(columns=ciw.data_record.DataRecord._fields)
-    frame = pd.DataFrame.from_records(records, columns=records[0]._fields)
+    if columns is not None:
+        frame = pd.DataFrame({name: np.fromiter(map(attrgetter(name), records), dtype=kind, count=len(records))
+                              for name, kind in columns.items()})
+    elif not records:
+        return pd.DataFrame(columns=fields)
+    else:
+        frame = pd.DataFrame.from_records(records, columns=fields)
     return frame[frame["arrival_date"] >= warmup].reset_index(drop=True)
 
 

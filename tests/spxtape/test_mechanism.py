@@ -143,7 +143,7 @@ def test_merge_is_the_union_as_sorted_disjoint_rows(seed):
 @pytest.mark.parametrize("changes", [{}, {"drives": 1}, {"function": "LOAD", "drives": 1},
                                      {"command": "SPTAPE", "drives": 1}, {"drives": 4, "buffer_mb": 1.0}])
 def test_the_record_columns_give_what_the_full_records_frame_gives(coarse, changes):
-    # simulate() keeps the numeric columns only (metrics.record_columns); metrics and frames must be the full frame's
+    # simulate() keeps the numeric columns only (metrics.COLUMNS); metrics and frames must be the full frame's
     p = coarse.replace(**changes)
     records, log, roles = simulate(p, SEEDS[0])
     built = build_network(p, SEEDS[0])

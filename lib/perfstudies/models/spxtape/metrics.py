@@ -7,8 +7,6 @@ simulated spool volume of the Table 2 run through to Table 2's rows
 (:func:`system_effects`).
 """
 
-from operator import attrgetter
-
 import numpy as np
 import pandas as pd
 
@@ -16,23 +14,13 @@ from perfstudies.models.spxtape.analytic import user_io_response_alone
 from perfstudies.models.spxtape.mechanism import CHANGING, TRANSFERRING, TapeLog
 from perfstudies.models.spxtape.params import DUMP_VOLUMES, PAGE_BYTES, PAGES_PER_BLOCK, ConcurrentParams
 
-#: The columns of Ciw's records that the metrics and the chapter's frames read (all numbers).
+#: The columns of Ciw's records that the metrics and the chapter's frames read (all numbers), the only
+#: ones :func:`.network.simulate` keeps (:func:`perfstudies.runner.records_frame`'s ``columns``).
 COLUMNS = {"id_number": int, "node": int, "arrival_date": float, "service_start_date": float,
            "service_end_date": float, "time_blocked": float, "exit_date": float}
 #: States of a spool volume on the timeline.
 READING = "spool I/O"
 BLOCKED = "blocked: buffer full"
-
-
-def record_columns(records: list) -> pd.DataFrame:
-    """Ciw's data records of one run as a frame of :data:`COLUMNS` only, in record order.
-
-    The same values as those columns of :func:`perfstudies.runner.records_frame`,
-    built field by field in C: the full frame's text columns (customer class,
-    record type) cost most of its making and nothing here reads them.
-    """
-    return pd.DataFrame({name: np.fromiter(map(attrgetter(name), records), dtype=kind, count=len(records))
-                         for name, kind in COLUMNS.items()})
 
 
 def merge(intervals: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ import pandas as pd
 from perfstudies.fifo import FIFONode
 from perfstudies.models.spxtape.mechanism import (ChunkStream, FileCreation, PerChunk, TapeDriveNode, TapeLog,
                                                   ToChunkVolume)
-from perfstudies.models.spxtape.metrics import record_columns, run_metrics
+from perfstudies.models.spxtape.metrics import COLUMNS, run_metrics
 from perfstudies.models.spxtape.params import ConcurrentParams, SpxtapeParams
 from perfstudies.models.spxtape.workload import Chunk, interleave, workload
 from perfstudies.networks import closed_population, with_state
@@ -127,13 +127,13 @@ def simulate(params: SpxtapeParams, seed: int) -> tuple[pd.DataFrame, TapeLog, d
     """Run one replication; return ``(records, tape log, roles)``.
 
     ``records`` holds the columns of Ciw's records that the metrics and the
-    chapter's frames read (:func:`.metrics.record_columns`): the same numbers
+    chapter's frames read (:data:`.metrics.COLUMNS`): the same numbers
     as the full records frame, at a sixth of a panel replication less.
     """
     params, seed = check_record("params", params, SpxtapeParams), check_seed(seed)
     built = build_network(params, seed)
-    simulation, _ = run_ciw(built.network, seed, HORIZON, node_class=built.node_classes, frame=False)
-    return record_columns(simulation.get_all_records()), built.log, built.roles
+    _, records = run_ciw(built.network, seed, HORIZON, node_class=built.node_classes, columns=COLUMNS)
+    return records, built.log, built.roles
 
 
 def model(params: SpxtapeParams, seed: int) -> dict[str, float]:
