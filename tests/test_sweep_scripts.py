@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tqdm import tqdm
 
 from perfstudies import sweep
 from perfstudies.sweep import available_cpus, start_method
@@ -129,7 +130,7 @@ def test_the_progress_line_names_how_the_sweep_runs(monkeypatch):
 
     def recording_bar(iterable, description, enabled=True, **options):
         described.append(description)
-        return iterable
+        return tqdm(iterable, disable=True)  # a bar the sweep can update, showing nothing
 
     monkeypatch.setattr(sweep, "progress_bar", recording_bar)
     monkeypatch.setattr(sweep, "start_method", lambda: (None, "test.py calls the sweep without a guard"))

@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import pandas as pd
@@ -291,12 +291,9 @@ def _execute(model: Model, tasks: list, budget: SweepBudget, scheduler: str | No
         return pd.DataFrame([row for rows in results for row in rows])
     method, reason = start_method() if workers > 1 else (None, "one worker")
     if method is None:
-        results = []
-        for task in progress_bar(tasks, **{**bar, "description": f"{name} (in-process: {reason})"}):
-            granted = budget.grant()
-            rows, used = _run_budgeted([task], granted, budget.names)
-            budget.settle(granted, used)
-            results.extend(rows)
+        bar["description"] = f"{name} (in-process: {reason})"
+        results = _run_in_windows(lambda chunk, granted: _finished(_run_budgeted(chunk, granted, budget.names)), list,
+                                  [[task] for task in tasks], 1, budget, bar)
     else:
         bar["description"] = f"{name} ({workers} {method} workers{': ' + reason if reason else ''})"
         with ProcessPoolExecutor(max_workers=workers, mp_context=_start_context(method)) as pool:
@@ -404,6 +401,13 @@ def _run_task(task) -> list[dict]:
     model, index, point, rep, rep_seed = task
     keys = {"point": index, **point.as_dict(), "replication": rep, "seed": rep_seed}
     return metric_rows(model_metrics(model, point, rep_seed), **keys)
+
+
+def _finished(value) -> Future:
+    """A future that already holds ``value``: an in-process task's, for :func:`_run_in_windows`."""
+    future = Future()
+    future.set_result(value)
+    return future
 
 
 def _run_budgeted(chunk, granted: int, names: tuple) -> tuple[list[list[dict]], int]:
