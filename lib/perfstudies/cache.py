@@ -246,12 +246,8 @@ def _computing_alone(path: Path, name: str):
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            line = tqdm(total=None, desc=f"waiting for another process computing {name}", bar_format="{desc}",
-                        leave=False, disable=building_book())
-            try:
+            with status_line(f"waiting for another process computing {name}"):
                 fcntl.flock(descriptor, fcntl.LOCK_EX)
-            finally:
-                line.close()
         try:
             yield
         finally:
@@ -274,8 +270,14 @@ def computing(name: str):
     entry that computes quickly flashes by.  Off while the book builds, where
     nobody watches (:func:`perfstudies.context.building_book`).
     """
-    line = tqdm(total=None, desc=f"first run: computing {name} (`make book` stores it in the disk memo)",
-                bar_format="{desc}", leave=False, disable=building_book())
+    with status_line(f"first run: computing {name} (`make book` stores it in the disk memo)"):
+        yield
+
+
+@contextlib.contextmanager
+def status_line(text: str):
+    """``text`` as one line (tqdm's, in JupyterLab or a terminal) while the block runs; none in the book build."""
+    line = tqdm(total=None, desc=text, bar_format="{desc}", leave=False, disable=building_book())
     try:
         yield
     finally:
