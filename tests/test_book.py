@@ -9,13 +9,15 @@ table; and what a reader would otherwise catch by eye (``book_layout``): no two
 labels of a chart overlapping, no diagram label spilling out of its box, no
 legend entry outside its figure, no band, interval, line or markers promised by a chart's title or
 legend left undrawn, nothing but a cued table scrolling sideways; and search from the built files
-(``file://``) without console errors.  Screenshots of every page at both widths land in ``_build/screenshots/``.
+(``file://``) without console errors.  Screenshots of every page at both widths, a screen at a time, land in
+``_build/screenshots/<page>-<width>/``.
 Failures are listed page by page, so each chapter's author sees what to fix.
 """
 
 import importlib.util
 import os
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -28,8 +30,11 @@ from perfstudies.studies import STUDIES
 
 pytestmark = pytest.mark.book
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-#: A desktop window and a phone's.
+#: A desktop window and a phone's, and the window's height.
 WIDE, NARROW = 1300, 420
+WINDOW_HEIGHT = 900
+#: How much of one screenshot the next one repeats at its top (more than the sticky header's height).
+SCREEN_OVERLAP = 100
 # marks Vega draws as SVG paths, symbols, lines, rects or text inside a mark group
 MARKS = "g[class*='mark-'] path, g[class*='mark-'] line, g[class*='mark-'] rect, g[class*='mark-'] text"
 #: What a reader-facing table cell must never show: NaN, or a number in exponent notation.
@@ -169,7 +174,7 @@ def rendered(built_book, book_url):
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for width in (WIDE, NARROW):
-            context = browser.new_context(viewport={"width": width, "height": 900})
+            context = browser.new_context(viewport={"width": width, "height": WINDOW_HEIGHT})
             context.route("**/*", lambda route: only_localhost(route, result["blocked"]))
             for page_path in _pages(built_book):
                 result[width][page_path] = _render(context, book_url, page_path, width, result)
@@ -194,13 +199,7 @@ def _render(context, book_url, page_path, width, result):
     page.wait_for_timeout(300)  # container-sized charts redraw once their width is known
     measured = page.evaluate(MEASURE)
     measured["layout"] = page.evaluate(LAYOUT, ARGUMENTS)
-    page.evaluate("window.scrollTo(0, 0)")
-    # A window as tall as the page first: Chromium's full-page capture otherwise resizes the window
-    # for the shot, and charts sized to their container redraw at a transient width.
-    page.set_viewport_size({"width": width, "height": page.evaluate("document.documentElement.scrollHeight")})
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(SCREENSHOTS / f"{page_path.replace('/', '__')}-{width}.png"), full_page=True)
-    page.set_viewport_size({"width": width, "height": 900})
+    _screenshots(page, page_path, width)
     if width == WIDE and page.locator(".perfstudies-chart input[type=range]").count():
         result["slider_pages"].append(page_path)
         _move_slider_and_check_chart_changes(page, page_path, problems)
@@ -210,6 +209,24 @@ def _render(context, book_url, page_path, width, result):
         result["self_checks"][chapter] = page.evaluate(CHECK_ANSWERS, typed)
     page.close()
     return measured
+
+
+def _screenshots(page, page_path, width):
+    """The page as a reader scrolls through it: one window-sized shot per screen, each one viewable.
+
+    A single full-page shot of a chapter is 30,000-55,000 px tall (no image viewer shows it whole), and
+    taking it means resizing the window to the page's height, which made Chromium lay out and paint the
+    whole page again: 15-25 s a chapter against 5-9 s for the screens.  Consecutive screens overlap by
+    ``SCREEN_OVERLAP`` px, so a line the theme's sticky header covers at the top of one is seen at the
+    bottom of the one before."""
+    folder = SCREENSHOTS / f"{page_path.replace('/', '__')}-{width}"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for number, top in enumerate(range(0, height, WINDOW_HEIGHT - SCREEN_OVERLAP), start=1):
+        page.evaluate(f"window.scrollTo(0, {top})")
+        page.screenshot(path=str(folder / f"{number:02d}.png"))
+    page.evaluate("window.scrollTo(0, 0)")
 
 
 @pytest.mark.browser
