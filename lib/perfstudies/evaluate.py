@@ -30,8 +30,8 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from perfstudies import student_t
 from perfstudies.cells import (CellSpec, Exact, Experiment, Simulated, check_configurations, check_specs,
                                refused_derivations)
 from perfstudies.compare import Cell, comparison_table, decided, imprecise_note
@@ -225,7 +225,7 @@ def estimate(values: np.ndarray) -> tuple[float, float]:
         return mean, math.nan
     if np.ptp(values) <= 1e-9 * abs(mean):
         return mean, 0.0
-    t = stats.t.ppf((1 + CONFIDENCE) / 2, values.size - 1)
+    t = student_t.quantile((1 + CONFIDENCE) / 2, values.size - 1)
     return mean, float(t * values.std(ddof=1) / math.sqrt(values.size))
 
 

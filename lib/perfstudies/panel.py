@@ -34,10 +34,9 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from perfstudies.params import Params, check_callable, check_integer, check_record
-from perfstudies import runner
+from perfstudies import runner, student_t
 from perfstudies.runner import MAX_SEED, event_budget, model_metrics, replication_seeds
 from perfstudies.tables import EMPTY, MINUS, interval, number, percent, readable
 
@@ -260,7 +259,7 @@ def _interval(values: np.ndarray) -> tuple[float, float]:
     spread = float(values.std(ddof=1)) if values.size > 1 else math.nan
     if spread <= SAME * float(np.abs(values).max()):
         return mean, 0.0
-    return mean, float(stats.t.ppf(0.975, values.size - 1) * spread / math.sqrt(values.size))
+    return mean, float(student_t.quantile(0.975, values.size - 1) * spread / math.sqrt(values.size))
 
 
 def shows_through(row) -> bool:

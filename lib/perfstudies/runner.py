@@ -24,10 +24,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import ciw
 import numpy as np
 import pandas as pd
-from scipy import stats
 from tqdm.auto import tqdm
 
-from perfstudies import engine
+from perfstudies import engine, student_t
 from perfstudies.context import building_book
 from perfstudies.fifo import FIFONode
 from perfstudies.engine import EventBudgetExceeded
@@ -570,7 +569,7 @@ def summarize(runs: pd.DataFrame, by: Sequence[str] = ("metric",), confidence: f
     confidence = _check_confidence(confidence)
     grouped = runs.groupby(list(by), sort=False)["value"]
     table = grouped.agg(n="count", mean="mean", std="std")
-    t = stats.t.ppf((1 + confidence) / 2, table["n"] - 1)
+    t = student_t.quantile((1 + confidence) / 2, table["n"].to_numpy() - 1)
     table["half_width"] = np.where(table["n"] > 1, t * table["std"] / np.sqrt(table["n"]), np.nan)
     table["low"] = table["mean"] - table["half_width"]
     table["high"] = table["mean"] + table["half_width"]

@@ -22,9 +22,8 @@
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from perfstudies import compare, tables
+from perfstudies import compare, student_t, tables
 from perfstudies.panel import Panel, run_panel
 from perfstudies.runner import summarize
 from perfstudies.stored_sweeps import Sweep
@@ -329,7 +328,7 @@ def pairing_table(runs: dict, confidence: float = 0.95) -> pd.DataFrame:
     for name, (before, after) in PAIRS.items():
         first, second = runs[name][before], runs[name][after]
         n = len(first)
-        t = stats.t.ppf((1 + confidence) / 2, n - 1)
+        t = student_t.quantile((1 + confidence) / 2, n - 1)
         for metric in CHANGE_METRICS:
             b, a = first[metric].to_numpy(), second[metric].to_numpy()
             if (b == 0).any():

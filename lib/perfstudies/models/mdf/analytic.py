@@ -13,7 +13,7 @@ import functools
 import math
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from perfstudies import mva
 from perfstudies.models.mdf.mechanism import Windows, windows_of
@@ -224,9 +224,11 @@ def held_busy_time(windows: Windows, mean: float, scv: float) -> float:
     cycle, start, end = windows.cycle, windows.switch, windows.slice
     size = max(1000, math.ceil(cycle / PHASE_STEP))
     step = cycle / size
-    transfer = stats.gamma(1.0 / scv, scale=mean * scv)
-    top = math.ceil(transfer.ppf(1.0 - TAIL) / step) + 1
-    mass = np.diff(transfer.cdf((np.arange(top + 1) + 0.5) * step), prepend=0.0)  # transfer ~ m steps
+    # the gamma transfer time's quantile and distribution function (scipy.stats.gamma's, without
+    # importing scipy.stats: see perfstudies.student_t)
+    shape, scale = 1.0 / scv, mean * scv
+    top = math.ceil(special.gammaincinv(shape, 1.0 - TAIL) * scale / step) + 1
+    mass = np.diff(special.gammainc(shape, (np.arange(top + 1) + 0.5) * step / scale), prepend=0.0)  # ~ m steps
     folded = np.pad(mass, (0, (-len(mass)) % size)).reshape(-1, size).sum(axis=0)
     folded /= folded.sum()                                                # transfer's phase shift
     phase = np.arange(size) * step
