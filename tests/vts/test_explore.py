@@ -8,7 +8,7 @@ from perfstudies.panel import COLUMNS, shows_through
 from perfstudies.models.vts.analytic import arm_ops_per_track, implied_arm_ops_per_track
 from perfstudies.models.vts.explore import (
     RECALL_DRIVES, RECALL_QUEUES, WIDGET_FIELDS, WRITE_CF, cache_arm_candidates, cache_arm_check, cache_choices,
-    cf1_rate, headline_bounds, series_fit, theory_configurations,
+    cf1_rate, extra_op_cost_s, headline_bounds, series_fit, theory_configurations,
 )
 from perfstudies.models.vts.params import base
 
@@ -130,3 +130,14 @@ def test_no_stated_cache_mechanism_reaches_the_three_cells_of_issue_30():
             assert worst > 0.10 and (row["verdict"].startswith("rejected") or "model" in candidate)
     strided = table.loc["copy-out reads whole 2+P strides (one processor request per stride)"]
     assert strided["16 groups, sustained"] > table.loc["today's model (bound)", "16 groups, sustained"]
+
+
+def test_the_two_writes_price_an_extra_disk_operation_differently():
+    """Peak write's pair (base 10 against PAF 45 MB/s) is one of the equations that calibrate e, so it gives e back;
+    sustained write's pair (7 against 19) gives a third less."""
+    assert extra_op_cost_s("peak_write") == pytest.approx(VTSParams().cpu_s_per_disk_op, rel=1e-12)
+    by_hand = (2 / 7 - 4 / 19) / (64 - 16 * 7 / 6)
+    assert extra_op_cost_s("sustained_write") == pytest.approx(by_hand, rel=1e-12)
+    assert extra_op_cost_s("sustained_write") < 0.75 * extra_op_cost_s("peak_write")
+    with pytest.raises(ValueError, match="workload"):
+        extra_op_cost_s("read_recall")

@@ -344,6 +344,24 @@ def cache_arm_check() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def extra_op_cost_s(workload: str) -> float:
+    """Processor seconds per disk operation that the base machine's write on its largest cache issues beyond
+    the PAF's at CF 1, if the processors limit both (the paper's rates, Fig. 3 and Figs. 7-8 text).
+
+    At CF 1 the two differ only in the processors (two against four) and in
+    the disk operations per MB (a read-modify-write against full strides), so
+    ``(2 / X_base - 4 / X_PAF) / (n_base - n_PAF)``.  Peak write gives the
+    calibrated ``cpu_s_per_disk_op`` (it is one of its equations); sustained
+    write gives its own value, and the two differ.
+    """
+    if workload not in WRITES:
+        raise ValueError(f"workload = {workload!r} is not allowed: allowed one of {list(WRITES)}")
+    on_base, on_paf = base(16, workload=workload), paf(workload=workload, compressibility=1.0)
+    rate_paf = text_value(f"paf_{workload}_cf1")
+    demand = processors(on_base) / cf1_rate(workload, 16)[0] - processors(on_paf) / rate_paf
+    return demand / (processor_terms(on_base)[2] - processor_terms(on_paf)[2])
+
+
 def series_fit(workload: str) -> float:
     """The 8-group rate if arms and processors did not overlap: ``1/X = c + d/G`` through the paper's 4- and
     16-group rates at CF 1 (two constants fitted to the two cells; host MB/s at ``G = 8``)."""

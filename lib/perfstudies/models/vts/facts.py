@@ -16,11 +16,12 @@ from perfstudies.compare import scoreboard
 from perfstudies.facts import Fact
 from perfstudies.models.vts import explore
 from perfstudies.models.vts.analytic import (
-    bound, capacities, copy_ceiling, import_export_minutes, recall_service_s, sustained_crossover_cf,
+    bound, capacities, copy_ceiling, import_export_minutes, processor_terms, processors, recall_service_s,
+    sustained_crossover_cf,
 )
 from perfstudies.models.vts.calibration import calibrate, published_rate
 from perfstudies.models.vts.comparison import BEST_CASE, FLAT, TABLE4, recall_bounds, statements
-from perfstudies.models.vts.params import KEY, SEED, VTSParams, paf, statement, text_value
+from perfstudies.models.vts.params import KEY, SEED, VTSParams, base, paf, statement, text_value
 from perfstudies.tables import number, percent
 
 #: The workloads of the typical-mix exercise and their shares of host megabytes (the live panel's mix).
@@ -245,7 +246,20 @@ def cache_arm_facts() -> dict[str, Fact]:
     recall_volumes_s = text_value("measured_volume_size") / published_rate("table1_read_rates", operation="read_recall",
                                                                              cf=2.66)
     export_mount_s = import_export_minutes("export", 0, 1) * 60
+    # The base machine's peak-write processors if an extra disk operation cost what sustained write says:
+    # a + b from the PAF peak at CF 1, then the base machine's operations at that price.
+    sustained_e = explore.extra_op_cost_s("sustained_write")
+    paf_peak, base_peak = paf(workload="peak_write", compressibility=1.0), base(16, workload="peak_write")
+    rest = processors(paf_peak) / text_value("paf_peak_write_cf1") - processor_terms(paf_peak)[2] * sustained_e
     return {
+        "op-cost-peak-ms": Fact(explore.extra_op_cost_s("peak_write") * 1000, "ms",
+                                "processor time per extra disk operation, base over PAF peak write at CF 1"),
+        "op-cost-sustained-ms": Fact(sustained_e * 1000, "ms", "the same from sustained write"),
+        "base-sustained-processors": Fact(check.loc[("sustained write", 16), "processors"], "MB/s",
+                                          "the base machine's processors in sustained write (any cache)"),
+        "base-peak-processors-at-sustained-cost": Fact(
+            processors(base_peak) / (rest + processor_terms(base_peak)[2] * sustained_e), "MB/s",
+            "the base machine's peak-write processors if an extra operation cost what sustained write says"),
         "implied-ops-peak8": Fact(check.loc[("peak write", 8), "implied arm ops per track"], "",
                                   "arm operations per track the 8-group peak (9.01 MB/s) needs if the arms limit"),
         "implied-ops-sus4": Fact(check.loc[("sustained write", 4), "implied arm ops per track"], "",
