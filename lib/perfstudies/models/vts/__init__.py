@@ -22,7 +22,8 @@ from perfstudies.models.vts.calibration import TABLE4, calibrate, calibration_ta
 from perfstudies.models.vts.comparison import (BEST_CASE, FLAT, analytic_part, cells, experiments, printed, recall_bounds,
                                              statements)
 from perfstudies.models.vts.explore import (
-    PANEL, SWEEPS, WIDGET_FIELDS, WIDGET_RANGES, cache_choices, calibrated_constants, contention_tasks,
+    PANEL, SWEEPS, WIDGET_FIELDS, WIDGET_RANGES, cache_arm_candidates, cache_arm_check, cache_choices,
+    calibrated_constants, contention_tasks,
     equation3_table, example_run, flattening_candidates, headline_bounds, paf_against_bound, recall_sweep,
     scoreboard_counts,
     theory_beside_simulation, widget_run, widget_theory, worst_predictions, write_sweep,
@@ -50,7 +51,8 @@ __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "recall_model", "calibra
            "copy_service_s", "equation3", "import_export_minutes", "mva_solution", "recall_service_s",
            "sustained_crossover_cf", "calibration_table", "analytic_part", "printed", "statements", "WIDGET_FIELDS",
            "WIDGET_RANGES",
-           "cache_choices", "calibrated_constants", "contention_tasks", "equation3_table", "example_run",
+           "cache_arm_candidates", "cache_arm_check", "cache_choices", "calibrated_constants", "contention_tasks",
+           "equation3_table", "example_run",
            "flattening_candidates", "headline_bounds", "paf_against_bound", "recall_sweep", "scoreboard_counts", "theory_beside_simulation", "worst_predictions",
            "write_sweep", "capacity_chart", "hours_at_peak_chart", "recall_slider", "table4_chart",
            "throughput_scatter", "vts_diagram", "write_slider"]

@@ -194,6 +194,30 @@ def typical_mix_bound(p: VTSParams) -> float:
     return min(servers[name] / load[name] for name in load)
 
 
+def arm_ops_per_track(p: VTSParams) -> float:
+    """Cache arm operations the model charges per 64 KB track of the workload's data (4 for a base or EHPO
+    peak write, 5 for its sustained write: the read-modify-write and the copy-out's read)."""
+    check_record("p", p, VTSParams)
+    return disk_ops_per_mb(p) * TRACK_MB
+
+
+def implied_arm_ops_per_track(p: VTSParams, host_mb_s: float) -> float:
+    """Arm operations per track the cache would have to spend for its arms alone to hold ``p`` to ``host_mb_s``.
+
+    The arms' capacity is inversely proportional to their work per host MB, so
+    the model's count (:func:`arm_ops_per_track`) is scaled by the arms'
+    capacity over the rate.  It reads a published rate as if the arms limited
+    it (issue 30's question: what would copy-out have to cost the arms for the
+    smallest base cache to sustain only 5.5 MB/s?).  At the base machine's
+    CF 1 every operation costs the same; with compression it scales every
+    operation, the uncompressed fixed part included, alike.
+    """
+    check_record("p", p, VTSParams)
+    if not (isinstance(host_mb_s, (int, float)) and 0.0 < host_mb_s < math.inf):
+        raise ValueError(f"host_mb_s = {host_mb_s!r} is out of range: allowed 0 < host_mb_s < inf")
+    return arm_ops_per_track(p) * capacities(p)["cache"] / host_mb_s
+
+
 def hours_at_peak(p: VTSParams) -> float:
     """Hours of peak write an empty cache absorbs before copy-out must keep pace (Figs. 4, 10).
 

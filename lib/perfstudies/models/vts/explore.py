@@ -19,8 +19,9 @@ import pandas as pd
 from perfstudies import data
 from perfstudies.compare import cell_names, scoreboard, worst_cells
 from perfstudies.models.vts.analytic import (
-    RESOURCES, bottleneck, bound, capacities, contended_task_minutes, copy_ceiling, customer_mb, equation3,
-    hours_at_peak, import_export_minutes, mva_solution, processors, recall_response_s, stations, typical_mix_bound,
+    RESOURCES, TRACK_MB, arm_ops_per_track, arms, bottleneck, bound, capacities, contended_task_minutes,
+    copy_ceiling, customer_mb, equation3, hours_at_peak, implied_arm_ops_per_track, import_export_minutes,
+    internal_cf, mva_solution, processor_terms, processors, recall_response_s, stations, typical_mix_bound,
 )
 from perfstudies.models.vts.calibration import LIMITED_BY, calibrate, calibration_cells, contention_slowdown
 from perfstudies.models.vts.network import model, recall_model
@@ -295,6 +296,133 @@ def flattening_candidates() -> pd.DataFrame:
                       f"write at the native rate, on {sustained[3.0].drives} drives; tends to "
                       f"{number(copy_ceiling(sustained[3.0]))} MB/s"),
          "CF 3": copy[3.0], "CF 4": copy[4.0], "verdict": "adopted"},
+    ]
+    return pd.DataFrame(rows)
+
+
+#: The base machine's 2+P caches of Fig. 3 and Table 4, by parity groups (12, 24 and 48 disk arms).
+BASE_GROUPS = (4, 8, 16)
+#: The two write workloads of Fig. 3 and Table 4.
+WRITES = ("peak_write", "sustained_write")
+
+
+def cf1_rate(workload: str, groups: int) -> tuple[float, str]:
+    """The paper's host MB/s for the base machine at CF 1 on a 2+P cache of ``groups`` parity groups, and where
+    it is printed: Fig. 3's text for the smallest (4 groups) and the largest (16 groups) cache, Table 4's line at
+    CF 1 (equation 3; the EHPO lines start from the base rate, Sec. 3.5.3) for the 8 groups between them."""
+    if workload not in WRITES:
+        raise ValueError(f"workload = {workload!r} is not allowed: allowed one of {list(WRITES)}")
+    if groups not in BASE_GROUPS:
+        raise ValueError(f"groups = {groups!r} is not allowed: allowed one of {list(BASE_GROUPS)}")
+    if groups == 8:
+        return equation3(workload, groups, 1.0), "Table 4, m + b"
+    end = "smallest" if groups == 4 else "largest"
+    return text_value(f"base_{workload}_{end}_cache"), f"Fig. 3 text, {end} cache"
+
+
+def cache_arm_check() -> pd.DataFrame:
+    """Issue 30's cells read against the base machine's resources at CF 1, one row per write workload and cache.
+
+    For each: the published rate and its source, the processors' and the arms'
+    capacities, the bound and its bottleneck, exact MVA of the closed network
+    with the paper's 16 writers, the arm operations per track the model
+    charges, and the operations per track the published rate would mean if
+    the arms alone limited it (:func:`.analytic.implied_arm_ops_per_track`).
+    """
+    rows = []
+    for workload in WRITES:
+        for groups in BASE_GROUPS:
+            p = base(groups, workload=workload)
+            published, source = cf1_rate(workload, groups)
+            found = capacities(p)
+            rows.append({"workload": workload.replace("_", " "), "parity groups": groups, "arms": arms(p),
+                         "published": published, "source": source, "processors": found["processors"],
+                         "cache arms": found["cache"], "bound": min(found.values()), "bottleneck": bottleneck(p),
+                         "MVA, 16 writers": mva_solution(p).throughput * customer_mb(p),
+                         "arm ops per track": arm_ops_per_track(p),
+                         "implied arm ops per track": implied_arm_ops_per_track(p, published)})
+    return pd.DataFrame(rows)
+
+
+def extra_op_cost_s(workload: str) -> float:
+    """Processor seconds per disk operation that the base machine's write on its largest cache issues beyond
+    the PAF's at CF 1, if the processors limit both (the paper's rates, Fig. 3 and Figs. 7-8 text).
+
+    At CF 1 the two differ only in the processors (two against four) and in
+    the disk operations per MB (a read-modify-write against full strides), so
+    ``(2 / X_base - 4 / X_PAF) / (n_base - n_PAF)``.  Peak write gives the
+    calibrated ``cpu_s_per_disk_op`` (it is one of its equations); sustained
+    write gives its own value, and the two differ.
+    """
+    if workload not in WRITES:
+        raise ValueError(f"workload = {workload!r} is not allowed: allowed one of {list(WRITES)}")
+    on_base, on_paf = base(16, workload=workload), paf(workload=workload, compressibility=1.0)
+    rate_paf = text_value(f"paf_{workload}_cf1")
+    demand = processors(on_base) / cf1_rate(workload, 16)[0] - processors(on_paf) / rate_paf
+    return demand / (processor_terms(on_base)[2] - processor_terms(on_paf)[2])
+
+
+def series_fit(workload: str) -> float:
+    """The 8-group rate if arms and processors did not overlap: ``1/X = c + d/G`` through the paper's 4- and
+    16-group rates at CF 1 (two constants fitted to the two cells; host MB/s at ``G = 8``)."""
+    small, large = cf1_rate(workload, 4)[0], cf1_rate(workload, 16)[0]
+    d = (1 / small - 1 / large) / (1 / 4 - 1 / 16)
+    c = 1 / large - d / 16
+    return 1 / (c + d / 8)
+
+
+def stride_read_processors(p: VTSParams) -> float:
+    """The processors' capacity (host MB/s) if a copy-out read cost them one request per 2+P stride, not one
+    per track: the copy-out's reads per MB divided by the data disks of a stride."""
+    check_record("p", p, VTSParams)
+    _, data_disks = p.raid
+    cf = internal_cf(p)
+    reads = 1.0 / TRACK_MB / cf
+    a, b, e = processor_terms(p)
+    demand = a * p.cpu_s_per_host_mb + b * p.cpu_s_per_mb_pass + (e - reads + reads / data_disks) * p.cpu_s_per_disk_op
+    return processors(p) / demand
+
+
+def cache_arm_candidates() -> pd.DataFrame:
+    """The mechanisms that could give issue 30's three cells, each in closed form with the verdict.
+
+    Columns: the 8-group peak write at CF 1 and the base sustained write on
+    the smallest and the largest cache (host MB/s).  The first row is the
+    paper, the second today's model (its bound; MVA with 16 writers beside it
+    in :func:`cache_arm_check`).
+    """
+    def at(workload: str, groups: int) -> VTSParams:
+        return base(groups, workload=workload)
+
+    peak8, small, large = at("peak_write", 8), at("sustained_write", 4), at("sustained_write", 16)
+    published = {"8 groups, peak": cf1_rate("peak_write", 8)[0], "4 groups, sustained": cf1_rate("sustained_write", 4)[0],
+                 "16 groups, sustained": cf1_rate("sustained_write", 16)[0]}
+    # More arm work per track in sustained write, set by the smallest cache's 5.5 MB/s: the arms' capacity
+    # then grows with the arms from that rate.
+    ops = implied_arm_ops_per_track(small, published["4 groups, sustained"])
+    more_ops_large = min(capacities(large)["processors"], published["4 groups, sustained"] * arms(large) / arms(small))
+    strided = {name: min(stride_read_processors(p), capacities(p)["cache"]) for name, p in
+               (("4 groups, sustained", small), ("16 groups, sustained", large))}
+    rows = [
+        {"candidate": "the paper", **published, "verdict": ""},
+        {"candidate": "today's model (bound)", "8 groups, peak": bound(peak8), "4 groups, sustained": bound(small),
+         "16 groups, sustained": bound(large), "verdict": "processors limit all three"},
+        {"candidate": "finite population (exact MVA, 16 writers, Sec. 3.1)",
+         "8 groups, peak": mva_solution(peak8).throughput * customer_mb(peak8),
+         "4 groups, sustained": mva_solution(small).throughput * customer_mb(small),
+         "16 groups, sustained": mva_solution(large).throughput * customer_mb(large),
+         "verdict": "rejected: 16 writers keep the processors saturated"},
+        {"candidate": f"copy-out costs the arms more ({number(ops)} operations per track, set by 5.5 MB/s)",
+         "8 groups, peak": bound(peak8), "4 groups, sustained": published["4 groups, sustained"],
+         "16 groups, sustained": more_ops_large,
+         "verdict": "rejected: no count stated; the largest cache stays processor-bound"},
+        {"candidate": "copy-out reads whole 2+P strides (one processor request per stride)",
+         "8 groups, peak": bound(peak8), **strided,
+         "verdict": "rejected: not stated; the smallest cache stays arm-bound"},
+        {"candidate": "arms and processors in series, 1/X = c + d/G through the 4- and 16-group cells",
+         "8 groups, peak": series_fit("peak_write"), "4 groups, sustained": published["4 groups, sustained"],
+         "16 groups, sustained": published["16 groups, sustained"],
+         "verdict": "not adopted: two constants fitted to the cells; Sec. 3 calls the work overlapped"},
     ]
     return pd.DataFrame(rows)
 

@@ -16,11 +16,12 @@ from perfstudies.compare import scoreboard
 from perfstudies.facts import Fact
 from perfstudies.models.vts import explore
 from perfstudies.models.vts.analytic import (
-    bound, capacities, copy_ceiling, import_export_minutes, recall_service_s, sustained_crossover_cf,
+    bound, capacities, copy_ceiling, import_export_minutes, processor_terms, processors, recall_service_s,
+    sustained_crossover_cf,
 )
 from perfstudies.models.vts.calibration import calibrate, published_rate
 from perfstudies.models.vts.comparison import BEST_CASE, FLAT, TABLE4, recall_bounds, statements
-from perfstudies.models.vts.params import KEY, SEED, VTSParams, paf, statement, text_value
+from perfstudies.models.vts.params import KEY, SEED, VTSParams, base, paf, statement, text_value
 from perfstudies.tables import number, percent
 
 #: The workloads of the typical-mix exercise and their shares of host megabytes (the live panel's mix).
@@ -36,7 +37,7 @@ QUEUED, BATCH = 16, 20
 def facts() -> dict[str, Fact]:
     """Every number the chapter quotes, section by section."""
     return {**model_facts(), **theory_facts(), **mva_facts(), **example_facts(), **comparison_facts(),
-            **misses_facts(), **exercise_facts()}
+            **misses_facts(), **cache_arm_facts(), **exercise_facts()}
 
 
 def theory_table() -> pd.DataFrame:
@@ -222,6 +223,7 @@ def misses_facts() -> dict[str, Fact]:
         "base-sustained-small": Fact(small["published"], "MB/s", "Fig. 3: base sustained write, smallest cache"),
         "base-sustained-large": Fact(large["published"], "MB/s", "Fig. 3: base sustained write, largest cache"),
         "base-sustained-model": Fact((small["model"] + large["model"]) / 2, "MB/s", "the model's mean of the two"),
+        "base-sustained-small-model": Fact(small["model"], "MB/s", "the model's base sustained write, smallest cache"),
         "base-sustained-small-error": Fact(small["rel_error"], "", "smallest cache, relative error"),
         "base-sustained-large-error": Fact(large["rel_error"], "", "largest cache, relative error"),
         "base-sustained-small-baseline": Fact(small["baseline"], "MB/s", "the 60% rule, smallest cache"),
@@ -231,6 +233,54 @@ def misses_facts() -> dict[str, Fact]:
         "recall-share-error": Fact(recall["rel_error"], "", "its relative error"),
         "import-increase-model": Fact(imported["model"], "%", "import time increase under peak write, model"),
         "import-increase-published": Fact(imported["published"], "%", "the same, paper"),
+    }
+
+
+def cache_arm_facts() -> dict[str, Fact]:
+    """Issue 30's checks: what the published base rates would mean for the arms, the candidates' numbers, and
+    the bound Table 1 puts on the library accessor's time per mount."""
+    check = explore.cache_arm_check().set_index(["workload", "parity groups"])
+    candidates = explore.cache_arm_candidates().set_index("candidate")
+    mva_row = next(name for name in candidates.index if name.startswith("finite population"))
+    stride_row = next(name for name in candidates.index if name.startswith("copy-out reads whole"))
+    recall_volumes_s = text_value("measured_volume_size") / published_rate("table1_read_rates", operation="read_recall",
+                                                                             cf=2.66)
+    export_mount_s = import_export_minutes("export", 0, 1) * 60
+    # The base machine's peak-write processors if an extra disk operation cost what sustained write says:
+    # a + b from the PAF peak at CF 1, then the base machine's operations at that price.
+    sustained_e = explore.extra_op_cost_s("sustained_write")
+    paf_peak, base_peak = paf(workload="peak_write", compressibility=1.0), base(16, workload="peak_write")
+    rest = processors(paf_peak) / text_value("paf_peak_write_cf1") - processor_terms(paf_peak)[2] * sustained_e
+    return {
+        "op-cost-peak-ms": Fact(explore.extra_op_cost_s("peak_write") * 1000, "ms",
+                                "processor time per extra disk operation, base over PAF peak write at CF 1"),
+        "op-cost-sustained-ms": Fact(sustained_e * 1000, "ms", "the same from sustained write"),
+        "base-sustained-processors": Fact(check.loc[("sustained write", 16), "processors"], "MB/s",
+                                          "the base machine's processors in sustained write (any cache)"),
+        "base-peak-processors-at-sustained-cost": Fact(
+            processors(base_peak) / (rest + processor_terms(base_peak)[2] * sustained_e), "MB/s",
+            "the base machine's peak-write processors if an extra operation cost what sustained write says"),
+        "implied-ops-peak8": Fact(check.loc[("peak write", 8), "implied arm ops per track"], "",
+                                  "arm operations per track the 8-group peak (9.01 MB/s) needs if the arms limit"),
+        "implied-ops-sus4": Fact(check.loc[("sustained write", 4), "implied arm ops per track"], "",
+                                 "the same for the smallest cache's sustained 5.5 MB/s"),
+        "implied-ops-sus16": Fact(check.loc[("sustained write", 16), "implied arm ops per track"], "",
+                                  "the same for the largest cache's sustained 7 MB/s"),
+        "series-peak8": Fact(explore.series_fit("peak_write"), "MB/s", "8-group peak, arms and processors in series"),
+        "series-sus8": Fact(explore.series_fit("sustained_write"), "MB/s",
+                            "8-group sustained, arms and processors in series"),
+        "published-sus8": Fact(check.loc[("sustained write", 8), "published"], "MB/s",
+                               "Table 4's 8-group sustained line at CF 1"),
+        "mva-peak8": Fact(candidates.loc[mva_row, "8 groups, peak"], "MB/s", "8-group peak, exact MVA, 16 writers"),
+        "mva-sus4": Fact(candidates.loc[mva_row, "4 groups, sustained"], "MB/s",
+                         "smallest-cache sustained write, exact MVA, 16 writers"),
+        "stride-sus16": Fact(candidates.loc[stride_row, "16 groups, sustained"], "MB/s",
+                             "largest-cache sustained write if copy-out read whole strides"),
+        "stride-sus4": Fact(candidates.loc[stride_row, "4 groups, sustained"], "MB/s",
+                            "smallest-cache sustained write if copy-out read whole strides"),
+        "accessor-max-s": Fact(recall_volumes_s, "s", "most accessor time per mount Table 1's recall rate allows"),
+        "accessor-task-share": Fact(recall_volumes_s / export_mount_s, "",
+                                    "most share of the accessor an export's mounts can take"),
     }
 
 
