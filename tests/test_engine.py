@@ -323,6 +323,30 @@ def test_a_run_continued():
     assert outcomes[0] == outcomes[1]
 
 
+@pytest.mark.parametrize("budget", [1, 2, 50])
+def test_a_run_stopped_by_its_budget_is_stock_ciw_up_to_there(budget):
+    """The engine's event loop stops before event ``budget + 1`` (the first event, which re-dates every
+    node, included) and says how many it carried out; those events are stock Ciw's first ``budget``."""
+    ciw.seed(3)
+    stopped = engine.Simulation(two_classes(), node_class=FIFONode, max_events=budget)
+    with pytest.raises(engine.EventBudgetExceeded) as error:
+        stopped.simulate_until_max_time(1e6)
+    assert error.value.events == stopped.events_done == budget
+    ciw.seed(3)
+    stock = ciw.Simulation(two_classes(), node_class=FIFONode)
+    nodes = stock.find_next_active_node()
+    for _ in range(budget):
+        stock.current_time = nodes.next_event_date
+        nodes = stock.event_and_return_nextnode(nodes)
+    assert stopped.current_time == nodes.next_event_date  # the date of the event it did not carry out
+    assert _plain_records(stopped) == _plain_records(stock)
+    assert [node.number_of_individuals for node in stopped.nodes] == [node.number_of_individuals for node in stock.nodes]
+
+
+def _plain_records(simulation) -> list:
+    return [tuple(map(_plain, record)) for record in simulation.get_all_records()]
+
+
 def test_progress_bar():
     assert_same(two_classes(), progress_bar=True)
 

@@ -25,7 +25,10 @@ and, in the usual case, runs Ciw's ``finish_service``, ``release`` and
 ``accept`` with their helpers written inline; :class:`ArrivalNode` does the
 same for arrivals.  Anything unusual (schedules, pre-emption, reneging, class
 changes, deadlock detection, a state tracker, a subclass overriding one of the
-inlined helpers) runs Ciw's own methods.
+inlined helpers) runs Ciw's own methods.  ``simulate_until_max_time`` runs its
+events in one loop, with the heap's steps written in and an end of service
+handed straight to ``finish_service`` where Ciw's ``have_event`` would do just
+that (Ciw's other loops still call ``event_and_return_nextnode``).
 
 The records, the random streams and the end state are identical to stock
 Ciw 3.2.7's (any other Ciw release is refused): ``tests/test_engine.py``

@@ -209,19 +209,79 @@ class Simulation(ciw.Simulation):
             return
         next_active_node = self.find_next_active_node()
         self.current_time = next_active_node.next_event_date
-        event = self.event_and_return_nextnode
         budget = self.max_events if self.max_events is not None else MAX_EVENT_BUDGET
         left = budget
-        while self.current_time < max_simulation_time:
-            if not left:
-                self.events_done = budget
-                self._over_budget(f"max_time = {max_simulation_time!r}")
+        if self.current_time < max_simulation_time:  # the first event re-dates every node, as stock Ciw does
             left -= 1
-            next_active_node = event(next_active_node)
+            next_active_node = self.event_and_return_nextnode(next_active_node)
             self.current_time = next_active_node.next_event_date
         self.events_done = budget - left
+        self._run_events(max_simulation_time, next_active_node, budget, left)
         self.current_time = max_simulation_time
         self.wrap_up_servers(max_simulation_time)
+
+    def _run_events(self, max_simulation_time, next_active_node, budget: int, left: int) -> None:
+        """The events of ``simulate_until_max_time`` after the first, ``left`` of ``budget`` to go.
+
+        :meth:`event_and_return_nextnode` and :meth:`_next_active_node` written
+        into one loop (this runs once per event; the steps, their order and the
+        random numbers drawn are the same): a node whose next event is the end
+        of a service and whose ``have_event`` is Ciw's runs ``finish_service``
+        directly, as Ciw's ``have_event`` would.
+        """
+        heap, versions, dates = self._heap, self._versions, self._dates
+        touched, untracked, arrival, active = self._touched, self._untracked, self._arrival, self.active_nodes
+        heappush, heappop, check = heapq.heappush, heapq.heappop, self.check_events
+        direct = ciw.Node.have_event
+        try:
+            while self.current_time < max_simulation_time:
+                if not left:
+                    self.events_done = budget
+                    self._over_budget(f"max_time = {max_simulation_time!r}")
+                left -= 1
+                node = next_active_node
+                if node.engine_index and node.next_event_type == "end_service" and type(node).have_event is direct:
+                    node.finish_service()
+                else:
+                    node.have_event()
+                if node.engine_index:
+                    touched.append(node)
+                for node in set(touched) if len(touched) > 1 else touched:
+                    node.update_next_event_date()
+                    date, index = node.next_event_date, node.engine_index
+                    if date != dates[index]:  # _moved, written out
+                        if date != date:
+                            _check_date(node, date)
+                        dates[index] = date
+                        versions[index] += 1
+                        if date < inf:
+                            heappush(heap, (date, index, versions[index]))
+                touched.clear()
+                for node in untracked:
+                    node.update_next_event_date()
+                    if node.next_event_date != dates[node.engine_index]:
+                        self._moved(node)
+                if arrival.next_event_date != dates[0]:
+                    self._moved(arrival)
+                if len(heap) > self._heap_limit:
+                    self._compact()
+                if check:
+                    self._check_dates()
+                # _next_active_node, written out
+                while heap and versions[heap[0][1]] != heap[0][2]:
+                    heappop(heap)
+                if not heap:
+                    next_active_node = self._choose(list(active))
+                else:
+                    date, index, _ = heap[0]
+                    size = len(heap)
+                    if (size > 1 and heap[1][0] == date) or (size > 2 and heap[2][0] == date):
+                        next_active_node = self._choose(self._tied(date))
+                    else:
+                        next_active_node = active[index]
+                self.current_time = next_active_node.next_event_date
+        finally:
+            self.events_done = budget - left
 
     def simulate_until_max_customers(self, max_customers, progress_bar=False, method="Complete"):
         """Ciw's ``simulate_until_max_customers``; raises :class:`EventBudgetExceeded` past ``max_events``."""
