@@ -10,7 +10,8 @@ holds that one formatting rule (:func:`formatted`, MyST-NB's own) and the role's
 * a chapter's ``.ipynb`` download, where ``book/_ext/reader_notebooks.py`` pastes the values;
 * JupyterLab, where the lab's contents manager (:mod:`perfstudies.lab_glue`) turns each role into
   an inline expression that jupyterlab-myst evaluates in the page's kernel when the Markdown cell
-  runs: :func:`text`, which looks the key up among the values this kernel glued.
+  runs: :func:`text`, which looks the key up among the values this kernel glued (and each
+  ``{glue}`` block, a glued table, into :func:`block`).
 
 Examples
 --------
@@ -25,6 +26,8 @@ Examples
 2.3
 >>> text("doc-never:.1f")
 [Run All to compute]
+>>> block("doc-wait"), block("doc-never")
+(2.345, [Run All to compute])
 """
 
 import re
@@ -87,3 +90,9 @@ def text(content: str) -> Shown:
     if key not in VALUES:
         return Shown(PLACEHOLDER)
     return Shown(formatted(VALUES[key], spec))
+
+
+def block(key: str) -> Any:
+    """What a ``{glue}`` block shows in JupyterLab: the value this kernel glued under ``key`` itself (its
+    display, a table's HTML as in the book); :data:`PLACEHOLDER` while nothing is glued under it yet."""
+    return VALUES.get(key, Shown(PLACEHOLDER))

@@ -9,9 +9,10 @@ manager (Jupytext's, which opens the MyST text notebooks, with two steps added) 
 * on opening a page, turns each role into the expression :data:`LOOKUP` (:func:`to_lab`): the
   kernel looks the key up among the values the page glued and formats it as the book does, and
   gives each such cell a first result, :data:`perfstudies.glued.PLACEHOLDER`, shown until the
-  cell runs;
-* on saving, turns each such expression back into its role (:func:`from_lab`) and drops the
-  results jupyterlab-myst stored in the cell's metadata, so a page saved without edits is the
+  cell runs.  A ``{glue}`` block (a glued table, written as the three lines :data:`BLOCK` matches)
+  becomes a paragraph of one expression, :data:`BLOCK_LOOKUP`, whose result is the table itself;
+* on saving, turns each such expression back into its role or block (:func:`from_lab`) and drops
+  the results jupyterlab-myst stored in the cell's metadata, so a page saved without edits is the
   file it was, byte for byte, and the book's build still reads ``{glue:text}`` roles.
 
 ``make lab`` starts JupyterLab with ``--ServerApp.contents_manager_class=`` this class.
@@ -26,8 +27,20 @@ from perfstudies.glued import PLACEHOLDER, ROLE
 
 #: The inline expression a role becomes in JupyterLab (``{content}``: the role's ``key:format``).
 LOOKUP = '__import__("perfstudies.glued").glued.text("{content}")'
-_EXPRESSION = re.compile(re.escape(LOOKUP).replace(re.escape("{content}"), r'(?P<content>[^"\\`]+)'))
+#: A ``{glue}`` block as the pages write it: its own fence lines, no options, no body.
+BLOCK = re.compile(r"^```\{glue\} (?P<content>[^\s`\"\\]+)\n```$", re.MULTILINE)
+#: The inline expression, alone on its line, a ``{glue}`` block becomes (``{content}``: its key).
+BLOCK_LOOKUP = '__import__("perfstudies.glued").glued.block("{content}")'
+
+
+def _pattern(lookup: str) -> re.Pattern:
+    """The expressions ``lookup`` gives, with the role's content as the group ``content``."""
+    return re.compile(re.escape(lookup).replace(re.escape("{content}"), r'(?P<content>[^"\\`]+)'))
+
+
+_EXPRESSION, _BLOCK_EXPRESSION = _pattern(LOOKUP), _pattern(BLOCK_LOOKUP)
 _EVAL = re.compile(r"\{eval\}`(?P<expression>[^`]+)`")
+_BLOCK_EVAL = re.compile(r"^\{eval\}`(?P<expression>[^`]+)`$", re.MULTILINE)
 #: The cell metadata where jupyterlab-myst keeps an evaluated expression's result.
 RESULTS = "user_expressions"
 
@@ -38,27 +51,38 @@ def _lookup(content: str) -> str | None:
 
 
 def to_lab(markdown: str) -> str:
-    """``markdown`` with every ``{glue:text}`` role turned into its :data:`LOOKUP` inline expression."""
+    """``markdown`` with every ``{glue:text}`` role turned into its :data:`LOOKUP` inline expression and
+    every :data:`BLOCK` into its :data:`BLOCK_LOOKUP`."""
     def role(match):
         expression = _lookup(match["content"])
         return match[0] if expression is None else f"{{eval}}`{expression}`"
 
-    return ROLE.sub(role, markdown)
+    return ROLE.sub(role, BLOCK.sub(lambda match: f"{{eval}}`{BLOCK_LOOKUP.format(content=match['content'])}`",
+                                    markdown))
 
 
 def from_lab(markdown: str) -> str:
-    """``markdown`` with every :data:`LOOKUP` inline expression turned back into its ``{glue:text}`` role."""
+    """``markdown`` with every expression :func:`to_lab` writes turned back into its role or block."""
     def expression(match):
         lookup = _EXPRESSION.fullmatch(match["expression"])
         return match[0] if lookup is None else f"{{glue:text}}`{lookup['content']}`"
 
-    return _EVAL.sub(expression, markdown)
+    def block(match):
+        lookup = _BLOCK_EXPRESSION.fullmatch(match["expression"])
+        return match[0] if lookup is None else f"```{{glue}} {lookup['content']}\n```"
+
+    return _EVAL.sub(expression, _BLOCK_EVAL.sub(block, markdown))
+
+
+def _ours(expression: str) -> bool:
+    """Whether ``expression`` is one :func:`to_lab` writes."""
+    return bool(_EXPRESSION.fullmatch(expression) or _BLOCK_EXPRESSION.fullmatch(expression))
 
 
 def placeholders(markdown: str) -> list[dict]:
     """The results jupyterlab-myst shows for the lookups of ``markdown`` before its cell runs."""
     expressions = dict.fromkeys(match["expression"] for match in _EVAL.finditer(markdown)
-                                if _EXPRESSION.fullmatch(match["expression"]))
+                                if _ours(match["expression"]))
     return [{"expression": expression,
              "result": {"status": "ok", "data": {"text/plain": PLACEHOLDER}, "metadata": {}}}
             for expression in expressions]
@@ -84,7 +108,7 @@ def notebook_from_lab(notebook: dict) -> dict:
         cell["source"] = from_lab(_text(cell["source"]))
         results = cell.get("metadata", {}).get(RESULTS)
         if isinstance(results, list) and all(
-                isinstance(result, dict) and _EXPRESSION.fullmatch(str(result.get("expression", "")))
+                isinstance(result, dict) and _ours(str(result.get("expression", "")))
                 for result in results):
             del cell["metadata"][RESULTS]
     return notebook
