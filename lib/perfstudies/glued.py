@@ -28,6 +28,7 @@ Examples
 [Run All to compute]
 >>> block("doc-wait"), block("doc-never")
 (2.345, [Run All to compute])
+>>> del VALUES["doc-wait"]
 """
 
 import re
