@@ -9,13 +9,16 @@ manager (Jupytext's, which opens the MyST text notebooks, with two steps added) 
 * on opening a page, turns each role into the expression :data:`LOOKUP` (:func:`to_lab`): the
   kernel looks the key up among the values the page glued and formats it as the book does, and
   gives each such cell a first result, :data:`perfstudies.glued.PLACEHOLDER`, shown until the
-  cell runs.  A ``{glue}`` block (a glued table, written as the three lines :data:`BLOCK` matches)
+  cell runs.  A ``{glue}`` block (a glued table, written as the two fence lines :data:`BLOCK` matches)
   becomes a paragraph of one expression, :data:`BLOCK_LOOKUP`, whose result is the table itself;
 * on saving, turns each such expression back into its role or block (:func:`from_lab`) and drops
   the results jupyterlab-myst stored in the cell's metadata, so a page saved without edits is the
   file it was, byte for byte, and the book's build still reads ``{glue:text}`` roles.
 
-``make lab`` starts JupyterLab with ``--ServerApp.contents_manager_class=`` this class.
+``make lab`` starts JupyterLab with ``--ServerApp.contents_manager_class=`` this class, and with
+every notebook cell attached (``windowingMode: none``, ``scripts/jupyterlab-overrides.json``):
+jupyterlab-myst looks for a cell's expressions in the MyST it drew for the cell, so a cell that was
+never on screen before "Run All" ran it would keep its placeholders.
 """
 
 import copy
