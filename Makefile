@@ -108,7 +108,10 @@ lab: env
 	cp scripts/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	# The cell toolbar's overlap check fails on jupyterlab-myst's rendered Markdown (a TypeError in the page)
 	$(BIN)/jupyter labextension disable --level=sys_prefix @jupyterlab/cell-toolbar-extension > /dev/null 2>&1
+	# Glued numbers show their values after Run All, and save back as {glue:text} roles (perfstudies.lab_glue;
+	# the overrides attach every cell, so jupyterlab-myst finds each cell's lookups when Run All runs it)
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --no-browser --notebook-dir=. \
+	  --ServerApp.contents_manager_class=perfstudies.lab_glue.GlueContentsManager \
 	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: env

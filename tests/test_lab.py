@@ -42,6 +42,9 @@ def test_markdown_chapters_open_as_notebooks_and_lab_fetches_no_news():
     assert viewers["markdown"] == "Jupytext Notebook"
     notification = overrides["@jupyterlab/apputils-extension:notification"]
     assert notification == {"fetchNews": "false", "checkForUpdates": False}
+    # every cell attached and rendered from the start: jupyterlab-myst finds a cell's glued-value lookups in
+    # its rendered MyST only, so a cell still off screen at "Run All" would keep its placeholders
+    assert overrides["@jupyterlab/notebook-extension:tracker"] == {"windowingMode": "none"}
 
 
 def test_make_lab_listens_on_localhost_with_a_token_and_opens_no_browser():
@@ -50,6 +53,8 @@ def test_make_lab_listens_on_localhost_with_a_token_and_opens_no_browser():
     assert "--ServerApp.ip=127.0.0.1" in lab and "--no-browser" in lab and "--notebook-dir=." in lab
     assert "token" not in lab, "the token is JupyterLab's own random one"
     assert ("--allow-root" in lab) == (os.getuid() == 0)
+    # glued numbers show their values after Run All (tests/test_lab_glue.py)
+    assert "--ServerApp.contents_manager_class=perfstudies.lab_glue.GlueContentsManager" in lab
 
 
 def test_make_test_installs_chromium_or_names_the_command():

@@ -1,12 +1,13 @@
 """A chapter's ``.ipynb`` download as a reader opens it: glued numbers in the text, what to install first.
 
 The executed notebook holds the chapter's text with ``{glue:text}`` roles and ``{glue}`` blocks,
-whose values the book pastes in when it builds the page and JupyterLab cannot (jupyterlab-myst
-renders glossary terms, equation references, exercises and folded solutions, but shows a glue role
-as its key).  :func:`for_reader` pastes every glued value into the text, as the book's page shows
-it, and puts a first cell saying what the notebook needs to run.  For the student's edition,
-:func:`drop_solution_cells` first takes out the hidden code cells that only compute numbers the
-(stripped) solutions quoted, so a student's notebook does not print them either.
+whose values the book pastes in when it builds the page.  A notebook opened elsewhere than in the
+JupyterLab ``make lab`` starts (whose contents manager, :mod:`perfstudies.lab_glue`, shows them once
+the notebook runs) would show a role as its key.  :func:`for_reader` pastes every glued value into
+the text, formatted as the book's page shows it (:mod:`perfstudies.glued`), and puts a first cell
+saying what the notebook needs to run.  For the student's edition, :func:`drop_solution_cells`
+first takes out the hidden code cells that only compute numbers the (stripped) solutions quoted,
+so a student's notebook does not print them either.
 """
 
 import ast
@@ -14,7 +15,7 @@ import json
 import re
 from pathlib import Path
 
-from myst_nb.core.variables import format_plain_text
+from perfstudies.glued import key_and_spec, plain_formatted
 
 #: The first cell of every download.
 HOW_TO_RUN = (
@@ -54,13 +55,13 @@ def paste(text: str, values: dict[str, dict]) -> str:
     """
     def role(match):
         content, kind = match["content"], match["kind"] or "any"
-        key, _, spec = content.rpartition(":") if kind == "text" and ":" in content else (content, "", "")
+        key, spec = key_and_spec(content) if kind == "text" else (content, "")
         bundle = values.get(key)
         if bundle is None:
             return match[0]
         if kind == "md" and "text/markdown" in bundle:
             return _text(bundle["text/markdown"]).strip()
-        return format_plain_text(_text(bundle.get("text/plain", "")), spec)
+        return plain_formatted(_text(bundle.get("text/plain", "")), spec)
 
     def block(match):
         bundle = values.get(match["key"])

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from perfstudies import glued
 from perfstudies.params import check_text
 
 #: What a fact's name may be: lower-case words joined by hyphens (its glue key is ``<study>-<name>``).
@@ -75,8 +76,7 @@ def checked_facts(key: str, facts: Mapping[str, Fact]) -> dict[str, Fact]:
 
 
 def glue_facts(key: str, facts: Mapping[str, Fact]) -> None:
-    """Glue every fact as ``<key>-<name>`` (not displayed): the one glue call of a chapter."""
-    from myst_nb import glue   # the book's glue, imported only where a chapter glues
-
+    """Glue every fact as ``<key>-<name>`` (not displayed): the one glue call of a chapter
+    (:func:`perfstudies.glued.glue`: for the book, and for JupyterLab's text)."""
     for glue_key, fact in checked_facts(key, facts).items():
-        glue(glue_key, fact.value, display=False)
+        glued.glue(glue_key, fact.value, display=False)
