@@ -312,7 +312,7 @@ def _arrival_runs(rates: tuple[tuple[str, str, float], ...]) -> pd.DataFrame:
                      progress=False)
 
 
-def arrivals_summary(runs: dict) -> pd.DataFrame:
+def arrivals_summary() -> pd.DataFrame:
     """RMF's IOSQ of Table 1's representative devices under each arrival mechanism, beside the published.
 
     One row per device, column and mechanism (:data:`~.params.ARRIVALS`): the
@@ -321,9 +321,12 @@ def arrivals_summary(runs: dict) -> pd.DataFrame:
     :data:`ARRIVAL_REPLICATIONS` replications with its 95% half-width; the
     paired change from the study's ``in-slice`` arrivals (same seeds); and
     the published Table 1 IOSQ (NaN at 2 and 4, which the document did not
-    run).  Disk-memoized on the rates and the study's sources.
+    run).  The loads are the comparison's (:func:`arrival_rates` of the study's
+    runs); the replications are disk-memoized on the rates and the study's sources.
     """
-    rates = arrival_rates(runs)
+    from perfstudies.studies import study   # the registry's runs, the comparison's own (the package sits above)
+
+    rates = arrival_rates(study(KEY).runs())
     rows = memoized("mdf-arrivals", lambda: _arrival_runs(rates), scope=KEY, rates=rates)
     rows = rows.assign(device=rows["domain"] + " average",
                        column=rows["scheduling_parameter"].astype(str).where(rows["sliced"], "BASE"))
@@ -349,9 +352,9 @@ def arrivals_summary(runs: dict) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def arrivals_table(runs: dict) -> pd.DataFrame:
+def arrivals_table() -> pd.DataFrame:
     """:func:`arrivals_summary` as the chapter shows it: one row per device and column, RMF's IOSQ per mechanism."""
-    summary = arrivals_summary(runs)
+    summary = arrivals_summary()
     rows = []
     for (name, column), group in summary.groupby(["device", "column"], sort=False):
         by_kind = group.set_index("arrivals")
