@@ -13,15 +13,16 @@ the records behind the kernel-free slider chart: the same device over every sche
 activity rate, so the sweep is the model the comparison uses, not a separate
 toy.  The panel's record (:class:`~perfstudies.models.mdf.params.PanelParams`)
 holds what a reader changes and the device's calibrated service (:func:`panel_defaults`);
-everything else comes from the calibration.
+everything else comes from the calibration.  :func:`arrivals_table` (issue 29) runs Table 1's
+representative devices at the comparison's loads under each of ``DeviceParams.arrivals``'s streams.
 """
 
 import functools
 
 import pandas as pd
 
-from perfstudies.models.mdf import analytic
 from perfstudies.cache import memoized
+from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated, published_tables, tso_calibrated
 from perfstudies.models.mdf.analytic import check_device_load, held_busy_time
 from perfstudies.models.mdf.comparison import device_point, device_rate, published_cell
