@@ -19,9 +19,10 @@ from perfstudies.models.mdf.analytic import (frontend_capacity, held_busy_time, 
 from perfstudies.models.mdf.calibration import (calibrate, channel_ios_per_message, device_table, ims_calibrated,
                                                 rule_table, tso_calibrated)
 from perfstudies.models.mdf.comparison import cells, experiments
-from perfstudies.models.mdf.explore import (PANEL, SWEEPS, capacity_table, device_by_parameter, held_iosq_table,
-                                            hold_table, ims_bounds_table, mva_table, panel_defaults, rates_sweep,
-                                            slice_table, sweep_curves, sweep_points, widget_run, widget_theory)
+from perfstudies.models.mdf.explore import (PANEL, SWEEPS, arrivals_table, capacity_table, device_by_parameter,
+                                            held_iosq_table, hold_table, ims_bounds_table, mva_table, panel_defaults,
+                                            rates_sweep, slice_table, sweep_curves, sweep_points, widget_run,
+                                            widget_theory)
 from perfstudies.models.mdf.facts import facts
 from perfstudies.models.mdf.figures import (held_interrupt_timeline, ims_network_diagram, response_parts_chart,
                                             sweep_chart, table1_chart, throughput_chart, widget_view)
@@ -43,6 +44,6 @@ __all__ = ["STUDY", "KEY", "DOCUMENT", "SEED", "model", "ims_model", "tso_model"
            "sweep_curves", "DeviceParams", "ImsParams", "TsoParams", "PanelParams", "Windows", "domain_windows",
            "held_busy_time", "mean_hold", "hold_moments", "held_device_iosq", "frontend_capacity", "ims_bounds",
            "slice_table", "hold_table", "capacity_table", "held_iosq_table", "ims_bounds_table", "mva_table",
-           "device_by_parameter",
+           "device_by_parameter", "arrivals_table",
            "ims_network_diagram", "held_interrupt_timeline", "table1_chart", "throughput_chart",
            "response_parts_chart", "sweep_chart"]

@@ -13,24 +13,28 @@ the records behind the kernel-free slider chart: the same device over every sche
 activity rate, so the sweep is the model the comparison uses, not a separate
 toy.  The panel's record (:class:`~perfstudies.models.mdf.params.PanelParams`)
 holds what a reader changes and the device's calibrated service (:func:`panel_defaults`);
-everything else comes from the calibration.
+everything else comes from the calibration.  :func:`arrivals_table` (issue 29) runs Table 1's
+representative devices at the comparison's loads under each of ``DeviceParams.arrivals``'s streams.
 """
 
 import functools
 
 import pandas as pd
 
+from perfstudies.cache import memoized
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated, published_tables, tso_calibrated
 from perfstudies.models.mdf.analytic import check_device_load, held_busy_time
+from perfstudies.models.mdf.comparison import device_point, device_rate, published_cell
 from perfstudies.models.mdf.mechanism import windows_of
 from perfstudies.models.mdf.network import RULE_METRICS, check_stable, model
-from perfstudies.models.mdf.params import (DEVICE_SPEED, KEY, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
+from perfstudies.models.mdf.params import (ARRIVALS, DEVICE_SPEED, KEY, RMF_RULES, SEED, SLICE_MS_AT_HALF, DeviceParams,
                                            PanelParams)
 from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import check_seed, summarize
 from perfstudies.stored_sweeps import Sweep
+from perfstudies.sweep import run_sweep
 from perfstudies.tables import interval
 
 #: Every scheduling parameter the chapter shows (2 and 4 with interpolated slices).
@@ -271,6 +275,100 @@ def device_by_parameter() -> pd.DataFrame:
                          **rules, "hold per I/O (ms)": shown("held_ms"),
                          "theory E[H] (ms)": hold_table()["mean hold E[H] (ms)"]})
 
+
+# --- issue 29: the device's arrival mechanisms side by side ------------------------------------------
+
+#: Table 1's representative devices, the columns (every parameter and BASE) and the replications per
+#: configuration of the arrival mechanisms' comparison (:func:`arrivals_summary`).
+ARRIVAL_DEVICES = ("IMS average", "TSO average")
+ARRIVAL_COLUMNS = (*map(str, ALL_PARAMETERS), "BASE")
+ARRIVAL_REPLICATIONS = 10
+
+
+def arrival_rates(runs: dict) -> tuple[tuple[str, str, float], ...]:
+    """``(device, column, rate)`` of each representative device at each column of :data:`ARRIVAL_COLUMNS`.
+
+    At 1, 3, 5 and BASE the comparison's own load (:func:`~.comparison.device_rate`: BASE's calibrated
+    rate, or the parameter-3 load times the domain's ETR ratio in ``runs``, the comparison's finished
+    replications, :meth:`perfstudies.study.Study.runs`); at 2 and 4, where no domain was run, the mean of
+    the two neighbours' loads, as their slices are the neighbours' mean (``SLICE_MS_AT_HALF``).
+    """
+    rates = []
+    for name in ARRIVAL_DEVICES:
+        own = {column: device_rate(device(name), column, runs) for column in ("1", "3", "5", "BASE")}
+        own |= {"2": (own["1"] + own["3"]) / 2, "4": (own["3"] + own["5"]) / 2}
+        rates += [(name, column, own[column]) for column in ARRIVAL_COLUMNS]
+    return tuple(rates)
+
+
+def arrival_points(rates: tuple[tuple[str, str, float], ...]) -> list[DeviceParams]:
+    """The comparison's device record (:func:`~.comparison.device_point`) at each rate, under every mechanism."""
+    return [device_point(device(name), column, rate).replace(arrivals=kind)
+            for name, column, rate in rates for kind in ARRIVALS]
+
+
+def _arrival_runs(rates: tuple[tuple[str, str, float], ...]) -> pd.DataFrame:
+    """:func:`run_sweep`'s rows of :func:`arrival_points`: same seeds at every point (common random numbers)."""
+    return run_sweep(model, arrival_points(rates), replications=ARRIVAL_REPLICATIONS, seed=SEED, max_workers=1,
+                     progress=False)
+
+
+def arrivals_summary() -> pd.DataFrame:
+    """RMF's IOSQ of Table 1's representative devices under each arrival mechanism, beside the published.
+
+    One row per device, column and mechanism (:data:`~.params.ARRIVALS`): the
+    activity rate, RMF's expected IOSQ (``rmf_iosq_ms``, the metric the
+    comparison scores) and the true mean IOSQ, each a mean over
+    :data:`ARRIVAL_REPLICATIONS` replications with its 95% half-width; the
+    paired change from the study's ``in-slice`` arrivals (same seeds); and
+    the published Table 1 IOSQ (NaN at 2 and 4, which the document did not
+    run).  The loads are the comparison's (:func:`arrival_rates` of the study's
+    runs); the replications are disk-memoized on the rates and the study's sources.
+    """
+    from perfstudies.studies import study   # the registry's runs, the comparison's own (the package sits above)
+
+    rates = arrival_rates(study(KEY).runs())
+    rows = memoized("mdf-arrivals", lambda: _arrival_runs(rates), scope=KEY, rates=rates)
+    rows = rows.assign(device=rows["domain"] + " average",
+                       column=rows["scheduling_parameter"].astype(str).where(rows["sliced"], "BASE"))
+    wide = rows.pivot_table(index=["device", "column", "replication"], columns=["arrivals", "metric"],
+                            values="value", sort=False)
+    records = []
+    for name, column, rate in rates:
+        one = wide.loc[(name, column)]
+        published = (published_cell("Table 1", f"{name.split()[0]} AVG IOSQ (ms)", column).value
+                     if column in ("1", "3", "5", "BASE") else float("nan"))
+        for kind in ARRIVALS:
+            measured = {metric: summarize(pd.DataFrame({"metric": metric, "value": one[(kind, metric)]}))
+                        for metric in ("rmf_iosq_ms", "iosq_ms")}
+            change = summarize(pd.DataFrame({"metric": "change",
+                                             "value": one[(kind, "rmf_iosq_ms")] - one[("in-slice", "rmf_iosq_ms")]}))
+            records.append({"device": name, "column": column, "arrivals": kind, "rate": rate,
+                            "rmf_iosq_ms": measured["rmf_iosq_ms"]["mean"].iat[0],
+                            "rmf_iosq_half_width": measured["rmf_iosq_ms"]["half_width"].iat[0],
+                            "iosq_ms": measured["iosq_ms"]["mean"].iat[0],
+                            "iosq_half_width": measured["iosq_ms"]["half_width"].iat[0],
+                            "change_ms": change["mean"].iat[0], "change_half_width": change["half_width"].iat[0],
+                            "published_ms": published})
+    return pd.DataFrame(records)
+
+
+def arrivals_table() -> pd.DataFrame:
+    """:func:`arrivals_summary` as the chapter shows it: one row per device and column, RMF's IOSQ per mechanism."""
+    summary = arrivals_summary()
+    rows = []
+    for (name, column), group in summary.groupby(["device", "column"], sort=False):
+        by_kind = group.set_index("arrivals")
+        published = by_kind["published_ms"].iat[0]
+        row = {"device": name, "column": column, "rate (I/O/s)": round(by_kind["rate"].iat[0], 2),
+               "published IOSQ (ms)": "–" if pd.isna(published) else f"{published:g}"}
+        for kind in ARRIVALS:
+            row[f"RMF IOSQ, {kind} (ms)"] = interval(by_kind.at[kind, "rmf_iosq_ms"],
+                                                      by_kind.at[kind, "rmf_iosq_half_width"])
+        row["at-dispatch minus in-slice (ms)"] = interval(by_kind.at["at-dispatch", "change_ms"],
+                                                          by_kind.at["at-dispatch", "change_half_width"])
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 def mva_table(comparison: pd.DataFrame) -> pd.DataFrame:
     """Exact MVA of both domains beside the simulation (the comparison's model column) and the document.

@@ -15,9 +15,9 @@ from perfstudies import compare
 from perfstudies.facts import Fact
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, ims_calibrated, rmf_rule, tso_calibrated
-from perfstudies.models.mdf.explore import (ALL_PARAMETERS, capacity_table, held_iosq_table, hold_table,
-                                            ims_bounds_table, mva_table, panel_defaults, rates_sweep, sweep_curves,
-                                            widget_run)
+from perfstudies.models.mdf.explore import (ALL_PARAMETERS, ARRIVAL_REPLICATIONS, arrivals_summary, capacity_table,
+                                            held_iosq_table, hold_table, ims_bounds_table, mva_table, panel_defaults,
+                                            rates_sweep, sweep_curves, widget_run)
 from perfstudies.models.mdf.mechanism import domain_windows, windows_of
 from perfstudies.models.mdf.params import KEY, DeviceParams
 
@@ -27,6 +27,8 @@ WORST_LISTED = 5
 #: both rates, RMF's estimate at the busier.
 SWEEP_QUOTED = ((5, 1), (5, 5), (30, 1), (30, 5))
 SWEEP_RMF_QUOTED = ((30, 1), (30, 5))
+#: The arrival mechanisms the chapter quotes (name, short name); at BASE they agree, so only the study's.
+ARRIVAL_KINDS = (("in-slice", "in"), ("at-dispatch", "at"))
 
 
 def _cells(comparison: pd.DataFrame) -> pd.DataFrame:
@@ -189,13 +191,29 @@ def remark_facts(comparison: pd.DataFrame) -> dict[str, Fact]:
     return found
 
 
+def arrival_facts() -> dict[str, Fact]:
+    """Issue 29's measurement: RMF's IOSQ of the representative devices under the arrival mechanisms."""
+    summary = arrivals_summary().set_index(["device", "column", "arrivals"])
+    found = {"arrival-replications": Fact(ARRIVAL_REPLICATIONS, "", "replications per arrival configuration")}
+    for domain in ("IMS", "TSO"):
+        for column, kinds in (("1", ARRIVAL_KINDS), ("5", ARRIVAL_KINDS), ("BASE", ARRIVAL_KINDS[:1])):
+            for kind, short in kinds:
+                found[f"arr-{domain.lower()}-{column.lower()}-{short}"] = Fact(
+                    summary.loc[(f"{domain} average", column, kind), "rmf_iosq_ms"], "ms",
+                    f"{domain}'s representative device, RMF IOSQ at {column}, {kind} arrivals")
+        for column in ("1", "5"):
+            found[f"arr-{domain.lower()}-{column}-change"] = Fact(
+                summary.loc[(f"{domain} average", column, "at-dispatch"), "change_ms"], "ms",
+                f"{domain}'s representative device at {column}: at-dispatch minus in-slice RMF IOSQ (paired)")
+    return found
+
 def facts() -> dict[str, Fact]:
     """Every number the chapter quotes, ``{name: Fact}`` (glued as ``mdf-<name>``)."""
     from perfstudies.accuracy import study_comparison   # the registry's table, the one the chapter shows
 
     comparison = study_comparison(KEY)
     found = theory_facts() | calibration_facts() | exercise_facts()
-    found |= mva_facts(comparison) | board_facts(comparison) | remark_facts(comparison)
+    found |= mva_facts(comparison) | board_facts(comparison) | remark_facts(comparison) | arrival_facts()
     no_extra = found["frontend-1"].value - found["extra-tx"].value
     found["no-extra-tx"] = Fact(no_extra, "tx/s", "the 4705's bound at parameter 1 without the held exchange")
     return found

@@ -13,6 +13,9 @@ events, so a run costs the same as an unsliced one:
 
 * :class:`DomainArrivals`: a domain issues I/O requests (or starts CPU work)
   only while it is dispatched;
+* :class:`DispatchSurge`: the alternative of issue 29 (``DeviceParams.arrivals``):
+  requests become due all the time and those due while the domain is away
+  are issued in a surge at its next dispatch;
 * :class:`HeldCompletion`: a device (or the 4705 channel) is started only
   while its domain runs, transfers independently of the processors, and then
   stays busy until its domain is dispatched again and clears the completion
@@ -48,7 +51,7 @@ import ciw
 import numpy as np
 
 from perfstudies.fifo import FIFONode
-from perfstudies.models.mdf.params import RMF_RULES, DomainSetup, cycle_length
+from perfstudies.models.mdf.params import ARRIVALS, RMF_RULES, DomainSetup, cycle_length
 
 #: Node numbers of the IMS network (Ciw counts from 1).
 TERMINALS, FRONT_END, INPUT_QUEUE, PROCESSORS, DATABASE_IO = 1, 2, 3, 4, 5
@@ -284,6 +287,56 @@ class DomainArrivals(ciw.dists.Distribution):
 
     def sample(self, t=None, ind=None):
         return self.windows.stretch(t, self.inner.sample()) - t
+
+
+class DispatchSurge(ciw.dists.Distribution):
+    """Requests that become due at ``rate`` per wall-clock second, issued at once or at the next dispatch.
+
+    Section 5.0: the completions held while a domain was away are cleared as
+    "a burst or steady stream" when it is dispatched, and the other CPU is
+    then free to issue new I/O requests; Section 7.0: at long slices, with
+    few dispatches, the work is "processed in surges", and as the slices
+    shorten and dispatches come more often the flow "starts to even out".
+    So the need for an I/O arises whether or not the domain runs (the
+    domain's work keeps arriving: messages, completions on other devices),
+    as a Poisson stream at the device's rate, but a request that becomes due
+    while the domain is away is issued only at its next dispatch: a surge at
+    the start of every slice, of about ``rate`` times the absence, then
+    Poisson requests through the slice.  The long-run rate is ``rate`` with
+    no scaling.  Unsliced (``Windows.always()``) it is a Poisson stream.
+
+    The time the last request became due is the run's state; it restarts at
+    the run's first sample (at time zero).
+    """
+
+    def __init__(self, rate: float, windows: Windows):
+        self.rate = rate
+        self.windows = windows
+        self.due = BlockExponential(rate)
+        self._last_due = 0.0
+
+    def __repr__(self):
+        return f"DispatchSurge(rate={self.rate!r}, windows={self.windows!r})"
+
+    def sample(self, t=None, ind=None):
+        if t == 0.0:
+            self._last_due = 0.0
+        self._last_due += self.due.sample()
+        # several requests due in one absence are all issued at the dispatch: gaps of zero; the max only
+        # absorbs Ciw's rounding of the previous issue time (t + gap), never a real negative gap
+        return max(self.windows.next_dispatch(self._last_due) - t, 0.0)
+
+
+def device_arrivals(kind: str, rate: float, windows: Windows) -> ciw.dists.Distribution:
+    """The arrival distribution of a device issuing ``rate`` requests per second under mechanism ``kind``
+    (one of :data:`~perfstudies.models.mdf.params.ARRIVALS`)."""
+    if kind not in ARRIVALS:
+        raise ValueError(f"kind = {kind!r} is not allowed: allowed one of {list(ARRIVALS)}")
+    if kind == "in-slice":
+        return DomainArrivals(rate, windows)
+    if kind == "at-dispatch":
+        return DispatchSurge(rate, windows)
+    return BlockExponential(rate)
 
 
 class HeldCompletion(ciw.dists.Distribution):

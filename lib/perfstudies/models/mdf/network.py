@@ -32,9 +32,9 @@ from perfstudies.fifo import FIFONode
 from perfstudies.models.mdf import metrics
 from perfstudies.models.mdf.analytic import check_device_load
 from perfstudies.models.mdf.mechanism import (DATABASE_IO, DEVICE, FRONT_END, INPUT_QUEUE, PROCESSORS, RMF,
-                                              TERMINALS, BlockExponential, BlockGamma, DatabaseIO, DomainArrivals,
-                                              DomainWork, FrontEndRouting, HeldCompletion, RegionGate, RmfDelay,
-                                              RmfSampler, RmfTimer, windows_of)
+                                              TERMINALS, BlockExponential, BlockGamma, DatabaseIO, DomainWork,
+                                              FrontEndRouting, HeldCompletion, RegionGate, RmfDelay, RmfSampler,
+                                              RmfTimer, device_arrivals, windows_of)
 from perfstudies.models.mdf.params import RMF_RULES, DeviceParams, ImsParams, TsoParams
 from perfstudies.networks import closed_population, with_state
 from perfstudies.params import check_record
@@ -65,12 +65,14 @@ def check_stable(params: DeviceParams, name: str = "params") -> DeviceParams:
 
 
 def device_network(params: DeviceParams) -> ciw.Network:
-    """One device (node 1): domain-issued Poisson requests, one server with held completions;
+    """One device (node 1): requests issued as ``params.arrivals`` says (the study's: Poisson, only while the
+    domain runs), one server with held completions;
     and RMF's sampler (node 2): a timer pop every RMF cycle, served when RMF may look at the queue.
     A rate the device cannot take is refused first (:func:`check_stable`)."""
     windows = windows_of(check_stable(params), params.domain)
     return ciw.create_network(
-        arrival_distributions=[DomainArrivals(params.rate, windows), RmfTimer(params.rmf_cycle_ms / 1000.0)],
+        arrival_distributions=[device_arrivals(params.arrivals, params.rate, windows),
+                               RmfTimer(params.rmf_cycle_ms / 1000.0)],
         service_distributions=[HeldCompletion(BlockGamma(params.hardware_s, params.scv), windows),
                                RmfDelay(windows, params.rmf_rule)],
         number_of_servers=[1, 1],

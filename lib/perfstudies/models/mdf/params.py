@@ -62,6 +62,13 @@ RMF_CYCLE_MS = 250.0
 #: queue as it stood, frozen, while the domain was away: no bias).  The study's rule is calibrated.
 RMF_RULES = ("missed", "after clearing", "before clearing")
 
+#: How a device's requests arrive (``DeviceParams.arrivals``, issue 29): ``in-slice``, the study's, a Poisson
+#: stream issued only while the owning domain runs, at the device's rate over the domain's share of the time
+#: (:class:`~perfstudies.models.mdf.mechanism.DomainArrivals`); ``at-dispatch``, requests become due at the
+#: device's rate all the time and those due while the domain is away are issued in a surge at its next
+#: dispatch (:class:`~perfstudies.models.mdf.mechanism.DispatchSurge`); ``wall-clock``, Poisson ignoring the
+#: slices, the arrivals the theory's Pollaczek-Khinchine formula assumes: a reference, not the document's.
+ARRIVALS = ("in-slice", "at-dispatch", "wall-clock")
 
 # --- the slices the document gives ------------------------------------------------------------
 
@@ -132,6 +139,8 @@ class DeviceParams(DomainSetup):
                                 doc="RMF sampling cycle")  # Section 2.0: not less than 250 ms
     rmf_rule: str = param("missed", choices=RMF_RULES,
                           doc="RMF's sample when its timer pops outside the slice")  # calibrated on Table 1 (3)
+    arrivals: str = param("in-slice", choices=ARRIVALS,
+                          doc="how requests arrive: in the slices, in a surge at dispatch, or ignoring slices")
     max_time: float = param(300.0, low=10.0, high=1e5, unit="s", doc="simulated time")
     warmup: float = param(20.0, low=0.0, high=1e4, unit="s", doc="records before this are deleted")
 
