@@ -21,7 +21,6 @@ import functools
 
 import pandas as pd
 
-from perfstudies.cache import memoized
 from perfstudies.models.mdf import analytic
 from perfstudies.models.mdf.calibration import calibrate, device, ims_calibrated, published_tables, tso_calibrated
 from perfstudies.models.mdf.analytic import check_device_load, held_busy_time
@@ -34,7 +33,6 @@ from perfstudies.panel import Panel, run_panel
 from perfstudies.params import check_field_values, check_record
 from perfstudies.runner import check_seed, summarize
 from perfstudies.stored_sweeps import Sweep
-from perfstudies.sweep import run_sweep
 from perfstudies.tables import interval
 
 #: Every scheduling parameter the chapter shows (2 and 4 with interpolated slices).
@@ -249,14 +247,6 @@ def device_by_parameter_points() -> list[DeviceParams]:
             for p in ALL_PARAMETERS]
 
 
-#: The chapter's two precomputed sweeps (stored by ``make runs``, :mod:`perfstudies.stored_sweeps`): the
-#: slider chart's rates and parameters, and the device table's parameters at ``CHAPTER_RATE``.
-SWEEPS = {"rates": Sweep(name=f"{KEY}-rates", scope=KEY, model=model, points=sweep_points,
-                         replications=SWEEP_REPLICATIONS, seed=SEED),
-          "parameters": Sweep(name=f"{KEY}-parameters", scope=KEY, model=model, points=device_by_parameter_points,
-                              replications=CHAPTER_REPLICATIONS, seed=SEED)}
-
-
 def device_by_parameter() -> pd.DataFrame:
     """True IOSQ, RMF's estimate under each rule, and the hold per I/O of :func:`device_by_parameter_points`.
 
@@ -307,10 +297,22 @@ def arrival_points(rates: tuple[tuple[str, str, float], ...]) -> list[DevicePara
             for name, column, rate in rates for kind in ARRIVALS]
 
 
-def _arrival_runs(rates: tuple[tuple[str, str, float], ...]) -> pd.DataFrame:
-    """:func:`run_sweep`'s rows of :func:`arrival_points`: same seeds at every point (common random numbers)."""
-    return run_sweep(model, arrival_points(rates), replications=ARRIVAL_REPLICATIONS, seed=SEED, max_workers=1,
-                     progress=False)
+def arrival_sweep_points() -> list[DeviceParams]:
+    """:func:`arrival_points` at the comparison's loads (:func:`arrival_rates` of the study's runs)."""
+    from perfstudies.studies import study   # the registry's runs, the comparison's own (the package sits above)
+
+    return arrival_points(arrival_rates(study(KEY).runs()))
+
+
+#: The chapter's precomputed sweeps (stored by ``make runs``, :mod:`perfstudies.stored_sweeps`): the slider
+#: chart's rates and parameters, the device table's parameters at ``CHAPTER_RATE``, and the arrival
+#: mechanisms' comparison (the same seeds at every point: common random numbers).
+SWEEPS = {"rates": Sweep(name=f"{KEY}-rates", scope=KEY, model=model, points=sweep_points,
+                         replications=SWEEP_REPLICATIONS, seed=SEED),
+          "parameters": Sweep(name=f"{KEY}-parameters", scope=KEY, model=model, points=device_by_parameter_points,
+                              replications=CHAPTER_REPLICATIONS, seed=SEED),
+          "arrivals": Sweep(name=f"{KEY}-arrivals", scope=KEY, model=model, points=arrival_sweep_points,
+                            replications=ARRIVAL_REPLICATIONS, seed=SEED)}
 
 
 def arrivals_summary() -> pd.DataFrame:
@@ -323,12 +325,12 @@ def arrivals_summary() -> pd.DataFrame:
     paired change from the study's ``in-slice`` arrivals (same seeds); and
     the published Table 1 IOSQ (NaN at 2 and 4, which the document did not
     run).  The loads are the comparison's (:func:`arrival_rates` of the study's
-    runs); the replications are disk-memoized on the rates and the study's sources.
+    runs); the replications are the stored sweep ``SWEEPS["arrivals"]`` (``make runs`` stores it).
     """
     from perfstudies.studies import study   # the registry's runs, the comparison's own (the package sits above)
 
     rates = arrival_rates(study(KEY).runs())
-    rows = memoized("mdf-arrivals", lambda: _arrival_runs(rates), scope=KEY, rates=rates)
+    rows = SWEEPS["arrivals"].runs()
     rows = rows.assign(device=rows["domain"] + " average",
                        column=rows["scheduling_parameter"].astype(str).where(rows["sliced"], "BASE"))
     wide = rows.pivot_table(index=["device", "column", "replication"], columns=["arrivals", "metric"],
