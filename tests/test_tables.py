@@ -99,6 +99,14 @@ def test_split_repeats_the_key_columns_and_fits_each_part():
     assert tables._repr_html_().count("<table") == len(tables.parts)
 
 
+def test_split_measures_a_column_with_its_own_format_as_shown():
+    """A column named in COLUMN_FORMATS ("published") was formatted twice while split measured it."""
+    wide = pd.DataFrame({"case": ["a", "b"], "published": [8.0, 9.01],
+                         **{f"measure {i} (MB/s)": [1.0 * i, 2.0 * i] for i in range(10)}})
+    tables = split(wide, keep=["case"], max_chars=60)
+    assert len(tables.parts) > 1 and all(width(part) <= 60 for part in tables.parts)
+
+
 def test_long_format_turns_columns_into_rows_key_by_key():
     wide = pd.DataFrame({"stripes": [1, 2], "ESS": [10.0, 6.0], "3390-3": [30.0, 16.0]})
     long = long_format(wide, ["stripes"], variable="device", value="elapsed (s)", names={"ESS": "ESS disk"})

@@ -332,6 +332,11 @@ def width(table) -> int:
         text = formatted(table)
     else:
         raise ValueError(f"table = {type(table).__name__} has the wrong type: allowed a DataFrame or a Styler")
+    return _text_width(text)
+
+
+def _text_width(text: pd.DataFrame) -> int:
+    """:func:`width` of cells already formatted (strings, shown as they are)."""
     total = 0
     for column in text.columns:
         header = max((len(word) for word in str(column).split()), default=1)
@@ -430,7 +435,7 @@ def split(frame: pd.DataFrame, keep: Sequence[str], names: Mapping[str, str] | N
     shown = dict(zip(frame.columns, text.columns))
 
     def chars(columns):
-        return width(text[[shown[c] for c in columns]].rename(columns=str))
+        return _text_width(text[[shown[c] for c in columns]])
 
     rest = [column for column in frame.columns if column not in keep]
     if chars(keep) >= max_chars:
