@@ -14,7 +14,8 @@
    change of a one-step move of the main control with its half-width.  The slowest
    setting is searched: every control at each end of its range (each option of a
    choice) one at a time, then the slowest of those moves combined where the record
-   accepts them; each candidate is timed once and the slowest timed again.
+   accepts them; each candidate is timed once in CPU seconds (steadier than wall-clock on a
+   shared machine) and the slowest timed again.
 4. Per study, that run on stock ``ciw.Simulation`` against the engine
    (``perfstudies.engine.Simulation``, what ``run_ciw`` builds), interleaved,
    with a check that every simulation's records are identical: the ratio of the
@@ -154,16 +155,18 @@ def _candidates(panel) -> list:
 
 
 def _slowest(module) -> tuple[dict, object, float]:
-    """The slowest setting of a panel within its control ranges: (changes, record, seconds of one re-run)."""
+    """The slowest setting of a panel within its control ranges: (changes, record, CPU seconds of one re-run).
+
+    Ranked by CPU time: on a shared machine the wall-clock ranking picked another setting on every run."""
     panel = module.PANEL
     timed = []
     for changes, params in _candidates(panel):
         try:
-            timed.append((_timed_cpu(_rerun(module, params))[0], changes, params))
+            timed.append((_timed_cpu(_rerun(module, params))[1], changes, params))
         except (TypeError, ValueError):
             continue
     default = panel.defaults()
-    baseline = _timed_cpu(_rerun(module, default))[0]
+    baseline = _timed_cpu(_rerun(module, default))[1]
     slow = {}
     for seconds, changes, _ in sorted(timed, key=lambda item: item[0], reverse=True):
         if seconds > baseline and not set(changes) & set(slow):
@@ -174,7 +177,7 @@ def _slowest(module) -> tuple[dict, object, float]:
                 continue
     if len(slow) > 1:
         combined = default.replace(**slow)
-        timed.append((_timed_cpu(_rerun(module, combined))[0], slow, combined))
+        timed.append((_timed_cpu(_rerun(module, combined))[1], slow, combined))
     seconds, changes, params = max(timed, key=lambda item: item[0])
     return changes, params, seconds
 
