@@ -18,8 +18,8 @@ import functools
 import gc
 import math
 import numbers
-from operator import attrgetter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import attrgetter
 
 import ciw
 import numpy as np

@@ -372,6 +372,7 @@ def arrivals_table() -> pd.DataFrame:
         rows.append(row)
     return pd.DataFrame(rows)
 
+
 def mva_table(comparison: pd.DataFrame) -> pd.DataFrame:
     """Exact MVA of both domains beside the simulation (the comparison's model column) and the document.
 

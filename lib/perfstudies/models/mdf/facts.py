@@ -207,6 +207,7 @@ def arrival_facts() -> dict[str, Fact]:
                 f"{domain}'s representative device at {column}: at-dispatch minus in-slice RMF IOSQ (paired)")
     return found
 
+
 def facts() -> dict[str, Fact]:
     """Every number the chapter quotes, ``{name: Fact}`` (glued as ``mdf-<name>``)."""
     from perfstudies.accuracy import study_comparison   # the registry's table, the one the chapter shows
