@@ -27,11 +27,16 @@ PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
 .PHONY: env browser tex book student teacher pdf test check lab bench accuracy runs data-check clean
 
-env: $(ENV_STAMP) $(JS_STAMP)
+# The Python environment and the JavaScript packages install side by side (both mostly wait on the disk and
+# the registries): `make env` in a fresh clone took 34 s one after the other.
+env:
+	@{ $(MAKE) -q --no-print-directory $(JS_STAMP) || $(MAKE) --no-print-directory $(JS_STAMP); } & javascript=$$!; \
+	$(MAKE) -q --no-print-directory $(ENV_STAMP) || $(MAKE) --no-print-directory $(ENV_STAMP); python=$$?; \
+	wait $$javascript && exit $$python
 
 # The pins go in with uv (itself pinned, installed by pip): it fetches and unpacks in parallel, 27 s
 # against pip's 4 min 25 s for the same 169 pins on this machine (fresh venv, no cache); bytecode is
-# compiled on first import, as pip's would be for a module it had not compiled.
+# compiled on first import and kept in _build/pycache (above).
 UV_PIN := uv==0.9.30
 
 $(ENV_STAMP): requirements.txt pyproject.toml
@@ -44,7 +49,7 @@ $(ENV_STAMP): requirements.txt pyproject.toml
 # Vega, Vega-Lite, vega-embed, RequireJS and the ipywidgets HTML manager, pinned
 # in book/package-lock.json and served from the book's own static files.
 $(JS_STAMP): book/package.json book/package-lock.json
-	cd book && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	cd book && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error --prefer-offline
 	touch $@
 
 book: env

@@ -1,7 +1,8 @@
 """The live book in a real browser: JupyterLab as `make lab` starts it, offline.
 
 For the introduction and every chapter, headless Chromium (every non-localhost
-request blocked) opens the page as a notebook (Jupytext), runs all cells and
+request blocked) opens the page as a notebook (Jupytext; one JupyterLab tab opens
+the pages one after the other, as a reader opens the next file), runs all cells and
 checks what a reader sees: no raw MyST role or directive in the text
 (jupyterlab-myst renders glossary terms, equation references, exercises and
 folded solutions), every glued number and table showing its value (in a chapter,
@@ -274,18 +275,82 @@ def browser():
             chromium.close()
 
 
+class _LabTab:
+    """One JupyterLab tab for the module's pages, each opened in it as a reader opens the next file.
+
+    Loading JupyterLab costs about 4 s of CPU a page (a fresh tab took 8.5-9.1 s to show a chapter's notebook
+    ready, opening the next chapter in the same tab 4.8-5.0 s).  After a page the tab shuts its kernel down
+    and closes its notebook; a page whose test could not do that gets a fresh tab for the next page."""
+
+    def __init__(self, lab, browser):
+        self._lab, self._browser, self._page, self._loaded = lab, browser, None, False
+
+    def page(self):
+        """The tab (a fresh one if the last page left none)."""
+        if self._page is None:
+            self._page, self._loaded = self._browser.new_page(), False
+        return self._page
+
+    def show(self, path: str) -> None:
+        """Open ``path`` as a notebook in the tab and wait until its kernel is connected and idle."""
+        page = self.page()
+        if self._loaded:
+            page.evaluate(OPEN, path)
+        else:
+            page.goto(f"{self._lab['url']}/lab/workspaces/test-{secrets.token_hex(4)}/tree/{path}"
+                      f"?token={self._lab['token']}")
+            self._loaded = True
+        page.wait_for_function(NOTEBOOK_READY, arg=path, timeout=180_000, polling=500)
+
+    def close_notebook(self) -> None:
+        """Shut the shown notebook's kernel down and close it unsaved (autosave is off); else a fresh tab next."""
+        try:
+            self._page.evaluate(CLOSE)
+        except Exception:  # the next page opens in a fresh tab
+            self.close()
+
+    def close(self) -> None:
+        if self._page is not None:
+            self._page.close()
+            self._page = None
+
+
+#: Opens a file in the tab as JupyterLab's file browser does (the default viewer: Jupytext's notebook).
+OPEN = "(path) => { jupyterapp.commands.execute('docmanager:open', {path: path}); }"
+#: Shuts the shown notebook's kernel down and closes the notebook without asking to save it.
+CLOSE = """async () => {
+  const w = jupyterapp.shell.currentWidget;
+  await w.sessionContext.shutdown();
+  w.dispose();
+}"""
+
+
+@pytest.fixture(scope="module")
+def lab_tab(lab, browser):
+    """The module's JupyterLab tab (:class:`_LabTab`), closed at the end."""
+    tab = _LabTab(lab, browser)
+    yield tab
+    tab.close()
+
+
 @pytest.mark.parametrize("path", PAGES)
-def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
+def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, lab_tab, browser, path):
     original, stat = (ROOT / path).read_bytes(), (ROOT / path).stat()
     problems = []
-    page = browser.new_page()
-    page.on("console", lambda m: m.type == "error" and not m.text.startswith(OTHER_PAGES_TERM)
-            and not REDRAWN_TABLE.fullmatch(m.text) and problems.append(f"console error: {m.text}"))
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+
+    def console(message):
+        if message.type == "error" and not message.text.startswith(OTHER_PAGES_TERM) \
+                and not REDRAWN_TABLE.fullmatch(message.text):
+            problems.append(f"console error: {message.text}")
+
+    def page_error(error):
+        problems.append(f"page error: {error}")
+
+    page = lab_tab.page()
+    page.on("console", console)
+    page.on("pageerror", page_error)
     try:
-        workspace = f"test-{Path(path).stem}-{secrets.token_hex(4)}"
-        page.goto(f"{lab['url']}/lab/workspaces/{workspace}/tree/{path}?token={lab['token']}")
-        page.wait_for_function(NOTEBOOK_READY, arg=path, timeout=180_000, polling=500)
+        lab_tab.show(path)
         page.evaluate("jupyterapp.shell.collapseLeft()")
         page.evaluate(RUN_ALL)
         _wait_until_all_cells_ran(page, lab)
@@ -318,10 +383,11 @@ def test_page_runs_draws_and_its_live_panel_redraws_offline(lab, browser, path):
                     page.locator(where).first.scroll_into_view_if_needed(timeout=10_000)
                     break
             page.screenshot(path=str(SCREENSHOTS / f"{path.replace('/', '__')}.png"))
-            page.evaluate("jupyterapp.shell.currentWidget.sessionContext.shutdown()")
         except Exception:
             pass
-        page.close()
+        page.remove_listener("console", console)
+        page.remove_listener("pageerror", page_error)
+        lab_tab.close_notebook()
         if (ROOT / path).read_bytes() != original or (ROOT / path).stat().st_mtime_ns != stat.st_mtime_ns:
             problems.append("the chapter's own file was written (autosave is off, the save check saves a copy)")
             (ROOT / path).write_bytes(original)  # never leave a rewritten page in the work tree
