@@ -153,3 +153,17 @@ def test_a_chapters_first_import_builds_no_rfc3987_parser_yet_keeps_the_iri_chec
             "checker.conforms('http://exa mple.com', 'iri'))")
     printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert printed == ["False", "True", "False"]
+
+
+def test_every_process_of_the_environment_defers_the_rfc3987_parser():
+    """`make env` installs ``perfstudies_lazy.pth``: a process that imports nbformat first (Sphinx, JupyterLab,
+    nbclient, pytest) defers the parser too, and an iri check still builds and runs it."""
+    import subprocess
+    import sys
+
+    code = ("import sys, nbformat, jsonschema; before = 'lark' in sys.modules; "
+            "checker = jsonschema.Draft7Validator.FORMAT_CHECKER; "
+            "print(before, checker.conforms('http://example.com/ä', 'iri'), "
+            "checker.conforms('http://exa mple.com', 'iri'))")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert printed == ["False", "True", "False"]
