@@ -42,7 +42,8 @@ UV_PIN := uv==0.9.30
 # which defers building jsonschema's RFC 3987 parser until an iri is checked (perfstudies._lazy): 2.0-2.2 s
 # of CPU off each process that imports nbformat or jsonschema first (Sphinx, JupyterLab, nbclient, pytest).
 
-$(ENV_STAMP): requirements.txt pyproject.toml
+# The Makefile too: a change to this recipe reaches environments made before it.
+$(ENV_STAMP): requirements.txt pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(UV_PIN)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt

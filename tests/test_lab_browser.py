@@ -278,9 +278,10 @@ def browser():
 class _LabTab:
     """One JupyterLab tab for the module's pages, each opened in it as a reader opens the next file.
 
-    Loading JupyterLab costs about 4 s of CPU a page (a fresh tab took 8.5-9.1 s to show a chapter's notebook
-    ready, opening the next chapter in the same tab 4.8-5.0 s).  After a page the tab shuts its kernel down
-    and closes its notebook; a page whose test could not do that gets a fresh tab for the next page."""
+    Loading JupyterLab again for every page cost about 4 s a page (on an idle machine a fresh tab took
+    8.5-9.1 s to show a chapter's notebook ready, the same tab opening the next chapter 4.8-5.0 s).  After a
+    page the tab shuts its kernel down and closes its notebook; a page whose test could not do that gets a
+    fresh tab for the next page."""
 
     def __init__(self, lab, browser):
         self._lab, self._browser, self._page, self._loaded = lab, browser, None, False

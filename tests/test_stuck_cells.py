@@ -30,10 +30,19 @@ def _run(*sources: str) -> nbformat.NotebookNode:
     return notebook
 
 
+#: The watchdog's threshold in these tests (s), and how long a cell computes in them: longer than the
+#: threshold, so a watchdog that took the work for idleness would fail the cell.
+STUCK_AFTER_S = 3.0
+WORK_S = 4.5
+#: How long another process holds a memo entry's lock from before the kernel starts (s): the kernel starts in
+#: 1-2 s, and then waits on the lock for longer than the threshold.
+LOCK_HELD_S = 2 * STUCK_AFTER_S
+
+
 @pytest.fixture
 def watched(monkeypatch):
     stuck_cells.install()
-    monkeypatch.setattr(stuck_cells, "STUCK_AFTER_S", 5.0)
+    monkeypatch.setattr(stuck_cells, "STUCK_AFTER_S", STUCK_AFTER_S)
 
 
 def test_an_idle_kernel_fails_its_cell_in_seconds_with_the_cell_and_the_kernels_state(watched):
@@ -49,9 +58,9 @@ def test_an_idle_kernel_fails_its_cell_in_seconds_with_the_cell_and_the_kernels_
 
 
 def test_a_kernel_that_computes_or_waits_on_its_workers_is_left_alone(watched):
-    busy = "import time\nend = time.monotonic() + 7\nwhile time.monotonic() < end:\n    pass\nprint('computed')"
+    busy = f"import time\nend = time.monotonic() + {WORK_S}\nwhile time.monotonic() < end:\n    pass\nprint('computed')"
     workers = ("import subprocess, sys\n"
-               "subprocess.run([sys.executable, '-c', 'import time\\nend = time.monotonic() + 7\\n"
+               f"subprocess.run([sys.executable, '-c', 'import time\\nend = time.monotonic() + {WORK_S}\\n"
                "while time.monotonic() < end: pass'], check=True)\nprint('waited')")
     notebook = _run(busy, workers)
     assert [cell.outputs[0]["text"] for cell in notebook.cells] == ["computed\n", "waited\n"]
@@ -62,7 +71,7 @@ def test_a_kernel_waiting_for_another_process_to_compute_a_memo_entry_is_left_al
     lock = tmp_path / ".entry.lock"
     with lock.open("a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        threading.Timer(8.0, fcntl.flock, (held, fcntl.LOCK_UN)).start()  # longer than STUCK_AFTER_S (5 s)
+        threading.Timer(LOCK_HELD_S, fcntl.flock, (held, fcntl.LOCK_UN)).start()
         notebook = _run(f"import fcntl\nwith open({str(lock)!r}, 'a') as lock:\n"
                         "    fcntl.flock(lock, fcntl.LOCK_EX)\nprint('computed by the other')")
     assert notebook.cells[0].outputs[0]["text"] == "computed by the other\n"
