@@ -141,29 +141,26 @@ def test_live_panel_validates_its_arguments(kwargs, error, message):
         live_panel(**arguments)
 
 
-def test_a_chapters_first_import_builds_no_rfc3987_parser_yet_keeps_the_iri_check():
-    """jsonschema (through Altair) would build an RFC 3987 Lark parser at import, seconds that no chart
-    uses (the Vega-Lite schema has no iri formats); it is built on the first iri check instead."""
+def _parser_built_at_import_and_iri_checks(first_import: str) -> list[str]:
+    """In a fresh process of this environment: whether importing ``first_import`` and jsonschema built the
+    RFC 3987 parser (lark imported), then a valid and an invalid iri checked."""
     import subprocess
     import sys
 
-    code = ("import sys, perfstudies.models.spxtape, jsonschema; before = 'lark' in sys.modules; "
+    code = (f"import sys, {first_import}, jsonschema; before = 'lark' in sys.modules; "
             "checker = jsonschema.Draft7Validator.FORMAT_CHECKER; "
             "print(before, checker.conforms('http://example.com/ä', 'iri'), "
             "checker.conforms('http://exa mple.com', 'iri'))")
-    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert printed == ["False", "True", "False"]
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_a_chapters_first_import_builds_no_rfc3987_parser_yet_keeps_the_iri_check():
+    """jsonschema (through Altair) would build an RFC 3987 Lark parser at import, seconds that no chart
+    uses (the Vega-Lite schema has no iri formats); it is built on the first iri check instead."""
+    assert _parser_built_at_import_and_iri_checks("perfstudies.models.spxtape") == ["False", "True", "False"]
 
 
 def test_every_process_of_the_environment_defers_the_rfc3987_parser():
     """`make env` installs ``perfstudies_lazy.pth``: a process that imports nbformat first (Sphinx, JupyterLab,
     nbclient, pytest) defers the parser too, and an iri check still builds and runs it."""
-    import subprocess
-    import sys
-
-    code = ("import sys, nbformat, jsonschema; before = 'lark' in sys.modules; "
-            "checker = jsonschema.Draft7Validator.FORMAT_CHECKER; "
-            "print(before, checker.conforms('http://example.com/ä', 'iri'), "
-            "checker.conforms('http://exa mple.com', 'iri'))")
-    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert printed == ["False", "True", "False"]
+    assert _parser_built_at_import_and_iri_checks("nbformat") == ["False", "True", "False"]
