@@ -241,7 +241,7 @@ def pytest_terminal_summary(terminalreporter, config):
     if started and not hasattr(config, "workerinput"):
         import time
 
-        seconds = time.time() - float(started)
+        minutes, seconds = divmod(round(time.time() - float(started)), 60)  # 479.6 s is "8 min 0 s"
         target = os.environ.get("PERFSTUDIES_MAKE_TARGET", "test")
-        terminalreporter.write_sep("=", f"make {target}: {seconds // 60:.0f} min {seconds % 60:.0f} s wall since "
+        terminalreporter.write_sep("=", f"make {target}: {minutes} min {seconds} s wall since "
                                         "make started (environment, memo, tests); the slowest tests are listed above")
