@@ -28,7 +28,7 @@ PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 .PHONY: env browser tex book student teacher pdf test check lab bench accuracy runs data-check clean
 
 # The Python environment and the JavaScript packages install side by side (both mostly wait on the disk and
-# the registries): `make env` in a fresh clone took 16 s so, 34 s one after the other.
+# the registries): `make env` in a fresh clone took 16 s this way, 34 s one after the other.
 env:
 	@{ $(MAKE) -q --no-print-directory $(JS_STAMP) || $(MAKE) --no-print-directory $(JS_STAMP); } & javascript=$$!; \
 	$(MAKE) -q --no-print-directory $(ENV_STAMP) || $(MAKE) --no-print-directory $(ENV_STAMP); python=$$?; \
@@ -38,11 +38,11 @@ env:
 # against pip's 4 min 25 s for the same 169 pins on this machine (fresh venv, no cache); bytecode is
 # compiled on first import and kept in _build/pycache (above).
 UV_PIN := uv==0.9.30
-# perfstudies_lazy.pth starts every Python process of the environment with perfstudies imported (0.01 s),
-# which defers building jsonschema's RFC 3987 parser until an iri is checked (perfstudies._lazy): 2.0-2.2 s
-# of CPU off each process that imports nbformat or jsonschema first (Sphinx, JupyterLab, nbclient, pytest).
 
-# The Makefile too: a change to this recipe reaches environments made before it.
+# Last, perfstudies_lazy.pth starts every Python process of the environment with perfstudies imported
+# (0.01 s), which defers building jsonschema's RFC 3987 parser until an iri is checked (perfstudies._lazy):
+# 2.0-2.2 s of CPU off each process that imports nbformat or jsonschema first (Sphinx, JupyterLab, nbclient,
+# pytest).  The stamp follows the Makefile too, so a change to this recipe reaches environments made before it.
 $(ENV_STAMP): requirements.txt pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check $(UV_PIN)
